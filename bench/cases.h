@@ -1,0 +1,78 @@
+/* Query case files (format v1, tests/data/FORMAT.md): parser and checker.
+ * Shared by the mink-cases tool, the tests, the benchmarks and the fuzzers. */
+#ifndef MINK_CASES_H
+#define MINK_CASES_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "mink/mink.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One shape as the case file wrote it (double precision, for peers). */
+typedef struct case_shape {
+    int type;            /* a mink_shape_type                                  */
+    double radius;
+    double param[3];     /* capsule: h in param[0]; box: hx hy hz              */
+    unsigned n;          /* hull: number of points                             */
+    double *pts;         /* hull: 3n doubles (AoS), owned by the case set      */
+} case_shape;
+
+typedef struct case_pose { double p[3]; double q[4]; /* w x y z */ } case_pose;
+
+enum case_kind { CASE_SEP = 0, CASE_PEN = 1 };
+
+/** One query with its exact expectation. */
+typedef struct mink_case {
+    const char *id;          /* owned by the set                                  */
+    case_shape sa, sb;       /* as written                                        */
+    case_pose  qa, qb;       /* as written                                        */
+    mink_shape a, b;         /* ready for queries (hull memory owned by the set)  */
+    mink_pose  pa, pb;
+    int kind;                /* CASE_SEP or CASE_PEN                              */
+    double value;            /* distance (sep) or depth (pen), >= 0               */
+    double normal[3];        /* unit, or 0 0 0 when not unique                    */
+    double L;                /* FORMAT.md tolerance scale                         */
+} mink_case;
+
+typedef struct case_set {
+    mink_case *cases;
+    size_t count;
+    void *arena;             /* private */
+} case_set;
+
+/** Parses case-file text. On error returns -1 and writes a message naming the
+ *  line number into err; never crashes on arbitrary bytes. 0 on success. */
+int case_set_parse(const char *text, size_t len, case_set *out, char *err, size_t errlen);
+/** Reads and parses a file. */
+int case_set_load(const char *path, case_set *out, char *err, size_t errlen);
+void case_set_free(case_set *set);
+
+/** The group of an id: the part before the last '.', or before the last '/'
+ *  for trajectory frames. Writes at most n bytes including the NUL. */
+void case_group(const char *id, char *group, size_t n);
+
+/** Which query produced a result; decides what the checker compares. */
+enum case_query { CASE_QUERY_INTERSECT = 0, CASE_QUERY_DISTANCE = 1, CASE_QUERY_PENETRATION = 2 };
+
+/** Checks a result against the expectation with FORMAT.md's tolerances and
+ *  the witness consistency rules. Returns 1 if it passes; otherwise 0 with a
+ *  reason in why. For CASE_QUERY_INTERSECT only r->distance's sign is used
+ *  (> 0 separated, <= 0 overlapping). */
+int case_check(const mink_case *c, int query, const mink_result *r, char *why, size_t whylen);
+
+/** Prints one results-format line (FORMAT.md): "<id> sep|pen ..." or "<id> err <status>".
+ *  A distance or intersect query prints an overlapping pair as pen 0. */
+void case_print_result(FILE *f, const mink_case *c, int query, const mink_result *r);
+
+/** Support function of a case shape in world space, in double precision:
+ *  max over the shape of dot(d, p) (radius included). For checkers and peers. */
+double case_support_h(const case_shape *s, const case_pose *q, const double d[3]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,178 @@
+/* mink — a SIMD-optimized 3D convex collision kernel.
+ *
+ * GJK (boolean, distance, closest points) with Johnson's distance subalgorithm,
+ * EPA for penetration depth, per-pair caches for frame coherence.
+ *
+ * Conventions used by every query:
+ * - Units are the caller's; all vectors are in world space unless a comment
+ *   says "local". A pose maps local to world: world = R(q) * local + p.
+ * - A shape is a convex core (point, segment, box, convex hull) rounded by a
+ *   radius: the set of points within `radius` of the core.
+ * - Results: `normal` is a unit vector from A towards B, and always
+ *   point_b - point_a = distance * normal.
+ * - No query allocates memory, touches global state, or keeps pointers to
+ *   its arguments. Queries on distinct caches and results may run on any
+ *   number of threads at once (shapes are read only).
+ */
+#ifndef MINK_H
+#define MINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The library is built with hidden visibility; only MINK_API names are exported. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MINK_API __attribute__((visibility("default")))
+#else
+#define MINK_API
+#endif
+
+#define MINK_VERSION_MAJOR 0
+#define MINK_VERSION_MINOR 1
+#define MINK_VERSION_PATCH 0
+
+/* ---------------------------------------------------------------- types */
+
+/** A 3-vector (point or direction). */
+typedef struct mink_vec3 { float x, y, z; } mink_vec3;
+
+/** A rotation as a unit quaternion (x, y, z vector part; w scalar part).
+ *  Queries reject a quaternion whose norm differs from 1 by more than 1e-3
+ *  and normalize one within that band. */
+typedef struct mink_quat { float x, y, z, w; } mink_quat;
+
+/** A rigid placement: world = R(q) * local + p. */
+typedef struct mink_pose { mink_vec3 p; mink_quat q; } mink_pose;
+
+/** Outcome of a query. */
+typedef enum mink_status {
+    MINK_OK             =  0, /* converged within tolerance                      */
+    MINK_MAX_ITERATIONS =  1, /* an iteration or capacity cap was hit: the result
+                                 is the best bound found (finite, consistent)    */
+    MINK_ERR_INVALID    = -1  /* NULL, NaN/Inf, negative size, empty hull,
+                                 non-unit quaternion: the result is all zeros    */
+} mink_status;
+
+/* ---------------------------------------------------------------- shapes */
+
+/** Kinds of convex core. */
+typedef enum mink_shape_type {
+    MINK_SHAPE_INVALID = 0, /* what a constructor returns for bad arguments   */
+    MINK_SHAPE_SPHERE  = 1, /* core: the point (0,0,0)                         */
+    MINK_SHAPE_CAPSULE = 2, /* core: segment (0,-h,0)-(0,h,0), h = half[1]     */
+    MINK_SHAPE_BOX     = 3, /* core: [-hx,hx] x [-hy,hy] x [-hz,hz]            */
+    MINK_SHAPE_HULL    = 4  /* core: convex hull of `count` points            */
+} mink_shape_type;
+
+/** Alignment, in bytes, of the memory handed to mink_hull_init. */
+#define MINK_HULL_ALIGN 64
+/** Hull vertex arrays are padded to a multiple of this many lanes (the widest
+ *  SIMD width, AVX-512 floats) with copies of a real vertex. */
+#define MINK_HULL_PAD 16
+
+/** A shape: a small value type. Primitives hold everything in the struct;
+ *  a hull points into caller-owned memory (see mink_hull_init) that must
+ *  outlive every use of the shape. Copying the struct is cheap and safe. */
+typedef struct mink_shape {
+    uint32_t type;        /* a mink_shape_type                                 */
+    uint32_t count;       /* hull: number of input points; otherwise 0         */
+    uint32_t padded;      /* hull: count rounded up to MINK_HULL_PAD           */
+    float radius;         /* rounding radius, >= 0                             */
+    float half[3];        /* box: half extents; capsule: half[1] = half height */
+    float extent;         /* largest |core point| in local space (tolerances)  */
+    const float *x;       /* hull: SoA vertex coordinates, `padded` each,      */
+    const float *y;       /*       64-byte aligned, in caller memory           */
+    const float *z;
+} mink_shape;
+
+/** A sphere of radius r >= 0. Bad r gives a shape of type MINK_SHAPE_INVALID. */
+MINK_API mink_shape mink_sphere(float r);
+/** A capsule: segment (0,-half_height,0)-(0,half_height,0) rounded by r. */
+MINK_API mink_shape mink_capsule(float r, float half_height);
+/** A box with half extents hx, hy, hz >= 0, rounded by r >= 0. */
+MINK_API mink_shape mink_box(float hx, float hy, float hz, float r);
+
+/** Bytes of caller memory that mink_hull_init needs for n points. */
+MINK_API size_t mink_hull_bytes(uint32_t n);
+/** Builds the convex hull of n points (AoS input x0 y0 z0 x1 ...) rounded by r
+ *  into `mem` (aligned to MINK_HULL_ALIGN, at least mink_hull_bytes(n) bytes).
+ *  Points may be interior, repeated or coplanar: the core is their convex hull.
+ *  The input array is copied; `mem` is owned by the caller and must outlive
+ *  the shape. Returns MINK_ERR_INVALID (and an invalid shape in *out, when out
+ *  is not NULL) for NULL pointers, n == 0, non-finite values, r < 0, too little
+ *  or misaligned memory. */
+MINK_API mink_status mink_hull_init(mink_shape *out, void *mem, size_t mem_bytes,
+                                    const float *xyz, uint32_t n, float r);
+
+/** 1 if the shape is usable by queries, 0 otherwise. */
+MINK_API int mink_shape_is_valid(const mink_shape *s);
+/** 1 if the pose is finite and its quaternion is unit within 1e-3. */
+MINK_API int mink_pose_is_valid(const mink_pose *p);
+
+/* ---------------------------------------------------------------- cache */
+
+/** Per-pair cache for frame coherence: what the previous query of a pair
+ *  learned (the last separating axis in A's local frame, the last simplex as
+ *  vertex indices of each shape, the last outcome). Fixed size, contents
+ *  private. A zero-filled cache is valid and empty. A cache never changes an
+ *  answer beyond the query tolerance: a stale or foreign cache only costs time,
+ *  and one holding garbage is detected and reset. */
+typedef struct mink_cache { uint32_t opaque[16]; } mink_cache;
+
+/** Empties a cache (same as filling it with zeros). */
+MINK_API void mink_cache_reset(mink_cache *c);
+
+/* ---------------------------------------------------------------- queries */
+
+/** What a distance or penetration query returns. */
+typedef struct mink_result {
+    float     distance;   /* signed: > 0 separation, < 0 penetration (-depth)    */
+    mink_vec3 normal;     /* unit, from A towards B                               */
+    mink_vec3 point_a;    /* witness on A, world space                           */
+    mink_vec3 point_b;    /* witness on B, world space                           */
+    uint32_t  iterations; /* GJK iterations plus EPA iterations                  */
+    mink_status status;
+} mink_result;
+
+/** 1 if the shapes overlap (touching counts), 0 if separated,
+ *  MINK_ERR_INVALID (< 0) on bad input. `cache` may be NULL. */
+MINK_API int mink_intersect(const mink_shape *a, const mink_pose *pa,
+                            const mink_shape *b, const mink_pose *pb, mink_cache *cache);
+
+/** GJK distance and closest points. Separated: distance > 0, the witnesses are
+ *  the closest points. Overlapping: distance 0 and point_a == point_b, a point
+ *  common to both shapes; the normal is the best direction GJK knows. */
+MINK_API mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
+                                   const mink_shape *b, const mink_pose *pb,
+                                   mink_cache *cache, mink_result *out);
+
+/** Signed distance: GJK, then EPA when the shapes overlap. Overlapping:
+ *  distance = -depth; translating B by depth * normal makes the shapes touch;
+ *  point_a is A's point deepest inside B and point_b is B's point deepest
+ *  inside A. Within the touching band (|distance| below about 1e-5 of the
+ *  shapes' size) either sign may be returned, with a magnitude inside the band. */
+MINK_API mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
+                                      const mink_shape *b, const mink_pose *pb,
+                                      mink_cache *cache, mink_result *out);
+
+/** One pair of a batch. */
+typedef struct mink_pair {
+    const mink_shape *a; mink_pose pa;
+    const mink_shape *b; mink_pose pb;
+    mink_cache *cache;   /* may be NULL */
+} mink_pair;
+
+/** mink_penetration on each pair; out[i] answers pairs[i]. */
+MINK_API void mink_penetration_batch(const mink_pair *pairs, size_t n, mink_result *out);
+/** mink_intersect on each pair; out[i] answers pairs[i]. */
+MINK_API void mink_intersect_batch(const mink_pair *pairs, size_t n, int *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MINK_H */

@@ -1,0 +1,81 @@
+/* GJK, scalar reference. */
+#include "gjk_ref.h"
+#include "tolerance.h"
+
+void ref_simplex_points(const ref_simplex *s, v3 *pa, v3 *pb)
+{
+    v3 a = {0, 0, 0}, b = {0, 0, 0};
+    for (unsigned i = 0; i < 4; ++i) {
+        if (!(s->bits & (1u << i))) continue;
+        a = v3_add(a, v3_scale(s->vert[i].pa, s->lambda[i]));
+        b = v3_add(b, v3_scale(s->vert[i].pb, s->lambda[i]));
+    }
+    *pa = a;
+    *pb = b;
+}
+
+void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0, ref_gjk_result *out)
+{
+    const float touch = MINK_TOUCH_REL * pair->scale;
+    const float gap_tol = MINK_GJK_GAP_REL * pair->scale;
+    ref_simplex *s = &out->simplex;
+
+    if (!(v3_len2(v0) > 0.0f)) v0 = v3_make(1, 0, 0);
+    ref_simplex_init(s);
+    const ref_vertex first = ref_support_pair(pair, v3_neg(v0));
+    ref_simplex_add(s, &first);
+    ref_johnson(s, &out->v);
+
+    out->overlap = 0;
+    out->status = MINK_OK;
+    out->iterations = 0;
+    v3 v = out->v;
+
+    for (;;) {
+        const float vv = v3_len2(v);
+        /* The origin lies on the simplex up to rounding: the cores touch. */
+        if (vv <= touch * touch) {
+            out->overlap = 1;
+            break;
+        }
+        /* Intersect: |v| bounds the core distance from above. */
+        if (mode == REF_GJK_INTERSECT && vv <= margin * margin) {
+            out->overlap = 1;
+            break;
+        }
+        if (out->iterations >= MINK_GJK_MAX_ITERATIONS) {
+            /* Cycling or extremely slow progress: v is the best upper bound. */
+            out->status = MINK_MAX_ITERATIONS;
+            break;
+        }
+        out->iterations++;
+
+        const ref_vertex w = ref_support_pair(pair, v3_neg(v));
+        const float vw = v3_dot(v, w.w);
+        /* v.w / |v| is a lower bound on the core distance: once it exceeds
+         * the margin, v is a separating axis of the rounded shapes. */
+        if (mode == REF_GJK_INTERSECT && vw > 0.0f && vw * vw > margin * margin * vv) break;
+
+        /* Converged: the bounds |v| and v.w/|v| are within gap_tol, or the
+         * support point is already in the simplex (no progress possible). */
+        if (vv - vw <= gap_tol * sqrtf(vv) || ref_simplex_contains(s, &w)) break;
+
+        const ref_simplex before = *s;
+        ref_simplex_add(s, &w);
+        v3 next;
+        ref_johnson(s, &next);
+        if (s->bits == 15u) {
+            /* Four affinely independent points around the origin. */
+            out->overlap = 1;
+            v = next;
+            break;
+        }
+        if (v3_len2(next) >= vv) {
+            /* No progress (rounding): keep the previous, better simplex. */
+            *s = before;
+            break;
+        }
+        v = next;
+    }
+    out->v = v;
+}

@@ -1,0 +1,32 @@
+/* The GJK loop, scalar reference (van den Bergen 1999): distance between the
+ * cores, or a boolean answer that exits at the first separating axis. */
+#ifndef MINK_GJK_REF_H
+#define MINK_GJK_REF_H
+
+#include "johnson_ref.h"
+
+typedef enum ref_gjk_mode {
+    REF_GJK_DISTANCE = 0,  /* converge to the closest points of the cores   */
+    REF_GJK_INTERSECT = 1  /* stop once the answer to "overlap?" is known    */
+} ref_gjk_mode;
+
+typedef struct ref_gjk_result {
+    int overlap;           /* cores closer than `margin` (distance mode: the
+                              cores touch within the touching band)          */
+    v3 v;                  /* closest point of D = B - A to the origin (A
+                              frame); in intersect mode when separated: a
+                              separating axis                                */
+    ref_simplex simplex;   /* terminal simplex and its weights              */
+    unsigned iterations;
+    mink_status status;
+} ref_gjk_result;
+
+/* Runs GJK on the pair's cores starting from direction v0 (any nonzero
+ * vector; the cached axis when there is one). `margin` is rA + rB: in
+ * intersect mode the shapes overlap when the cores are within it. */
+void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0, ref_gjk_result *out);
+
+/* The closest points on the cores from the simplex weights (A frame). */
+void ref_simplex_points(const ref_simplex *s, v3 *pa, v3 *pb);
+
+#endif

@@ -1,0 +1,40 @@
+/* Tolerances shared by the reference and the SIMD kernel. Every one is
+ * relative to the query's scale S = |core extent of A| + |core extent of B| +
+ * |distance between their origins| (the largest |point| of the Minkowski
+ * difference), because float rounding errors grow with S, not with the answer. */
+#ifndef MINK_TOLERANCE_H
+#define MINK_TOLERANCE_H
+
+/* GJK stops when the gap between the upper bound |v| and the lower bound
+ * v.w/|v| on the distance is below this times S. float carries ~1.2e-7
+ * relative; a few roundings per dot product leave 1e-6 attainable. */
+#define MINK_GJK_GAP_REL 1e-6f
+
+/* The cores touch (GJK reports overlap) when |v| is below this times S:
+ * the origin lies on the simplex up to rounding. This is the touching band:
+ * inside it the sign of a distance is not meaningful. */
+#define MINK_TOUCH_REL 2e-6f
+
+/* EPA stops when the support point along the closest face's normal gains
+ * less than this times S over the face: depth is then exact to that bound. */
+#define MINK_EPA_GAIN_REL 1e-6f
+
+/* A tetrahedron whose volume is below this times S^3 is treated as flat. */
+#define MINK_FLAT_VOLUME_REL 1e-9f
+
+/* Iteration caps: GJK adds one support point per iteration and converges in
+ * about 10-20 even on 1024-point hulls; 64 means something is cycling. */
+#define MINK_GJK_MAX_ITERATIONS 64
+
+/* EPA polytope capacity (fixed, no allocation). Each iteration adds one vertex
+ * and two faces net; polytope cores converge in far fewer. */
+#define MINK_EPA_MAX_VERTICES 128
+#define MINK_EPA_MAX_FACES 256
+
+/* Queries accept a quaternion whose norm is within this of 1. */
+#define MINK_QUAT_UNIT_TOL 1e-3f
+
+/* Hull point count limit: keeps mink_hull_bytes free of overflow. */
+#define MINK_HULL_MAX_POINTS (1u << 24)
+
+#endif
