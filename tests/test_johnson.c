@@ -33,7 +33,7 @@ static int load(ref_simplex *s, const ref_vertex *pts, unsigned n, v3 *v)
     for (unsigned i = 0; i < n; ++i) {
         const unsigned keep = s->bits;
         ref_simplex_add(s, &pts[i]);
-        main_path = ref_johnson(s, v);
+        main_path = ref_johnson(s, v, 0.0f);
         if (i + 1 < n) s->bits = keep | (1u << s->last);
     }
     return main_path;
@@ -146,7 +146,7 @@ static void test_determinant_cache(void **state)
     const unsigned before = s.det_evals;
     const float tri_det0 = s.det[7][0], tri_det1 = s.det[7][1], tri_det2 = s.det[7][2];
     ref_simplex_add(&s, &t[3]);
-    ref_johnson(&s, &v);
+    ref_johnson(&s, &v, 0.0f);
     assert_int_equal(s.det_evals - before, 20);
     assert_true(s.det[7][0] == tri_det0 && s.det[7][1] == tri_det1 && s.det[7][2] == tri_det2);
 
@@ -159,7 +159,7 @@ static void test_determinant_cache(void **state)
     const ref_vertex d = vert(0, 1, 1, 9);
     ref_simplex_add(&s, &d);          /* lands in the free slot 2 */
     assert_int_equal(s.last, 2u);
-    ref_johnson(&s, &v);
+    ref_johnson(&s, &v, 0.0f);
     assert_int_equal(s.det_evals - mid, 1 + 2 * 2 + 3); /* {2}, {0,2}, {1,2}, {0,1,2} */
 }
 

@@ -24,7 +24,7 @@ void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0, ref_gjk_res
     ref_simplex_init(s);
     const ref_vertex first = ref_support_pair(pair, v3_neg(v0));
     ref_simplex_add(s, &first);
-    ref_johnson(s, &out->v);
+    ref_johnson(s, &out->v, touch);
 
     out->overlap = 0;
     out->status = MINK_OK;
@@ -63,7 +63,7 @@ void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0, ref_gjk_res
         const ref_simplex before = *s;
         ref_simplex_add(s, &w);
         v3 next;
-        ref_johnson(s, &next);
+        ref_johnson(s, &next, touch);
         if (s->bits == 15u) {
             /* Four affinely independent points around the origin. */
             out->overlap = 1;

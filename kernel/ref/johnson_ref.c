@@ -101,16 +101,32 @@ static v3 subset_point(ref_simplex *s, unsigned x)
     return v;
 }
 
-int ref_johnson(ref_simplex *s, v3 *v)
+/* Height of the newest point over the plane of the other three, from edge
+ * vectors (accurate where the determinants built from dot products are not). */
+static float tetra_height(const ref_simplex *s)
+{
+    v3 p[3];
+    unsigned n = 0;
+    for (unsigned i = 0; i < 4; ++i)
+        if (i != s->last) p[n++] = s->vert[i].w;
+    const v3 normal = v3_cross(v3_sub(p[1], p[0]), v3_sub(p[2], p[0]));
+    const float area2 = v3_len(normal);
+    if (!(area2 > 0.0f)) return 0.0f;
+    return fabsf(v3_dot(normal, v3_sub(s->vert[s->last].w, p[0]))) / area2;
+}
+
+int ref_johnson(ref_simplex *s, v3 *v, float flat_tol)
 {
     const unsigned last_bit = 1u << s->last;
     const unsigned all = s->bits | last_bit;
     update_determinants(s);
+    const int full_ok = all != 15u || tetra_height(s) > flat_tol;
 
     /* Only subsets holding the new point can be closest: it was found in the
      * direction of the origin, so the old closest subset has been passed. */
     for (unsigned sub = s->bits;; sub = (sub - 1) & s->bits) {
         const unsigned x = sub | last_bit;
+        if (x == 15u && !full_ok) continue;
         if (subset_is_closest(s, x, all)) {
             s->bits = x;
             *v = subset_point(s, x);
@@ -125,7 +141,7 @@ int ref_johnson(ref_simplex *s, v3 *v)
     float best = -1.0f;
     unsigned best_x = last_bit;
     for (unsigned x = 1; x < 16; ++x) {
-        if ((x & all) != x || !subset_is_proper(s, x)) continue;
+        if ((x & all) != x || (x == 15u && !full_ok) || !subset_is_proper(s, x)) continue;
         const v3 p = subset_point(s, x);
         const float d2 = v3_len2(p);
         if (best < 0.0f || d2 < best) {

@@ -32,8 +32,11 @@ void ref_simplex_add(ref_simplex *s, const ref_vertex *v);
 /* Reduces the simplex (old points + the newest) to the smallest subset whose
  * affine hull holds the point v closest to the origin, and returns v.
  * Returns 1 when a subset passed Johnson's test, 0 when the backup procedure
- * (the proper subset with the smallest |v|) had to pick. */
-int ref_johnson(ref_simplex *s, v3 *v);
+ * (the proper subset with the smallest |v|) had to pick.
+ * A tetrahedron whose newest point lies within flat_tol of the old
+ * triangle's plane is never taken whole: its Cramer determinants are then
+ * rounding noise (a capsule's parallel edges make such parallelograms). */
+int ref_johnson(ref_simplex *s, v3 *v, float flat_tol);
 /* Number of points in the current simplex. */
 unsigned ref_simplex_count(const ref_simplex *s);
 

@@ -1,0 +1,357 @@
+/* EPA, SIMD kernel. */
+#include "epa.h"
+#include "tolerance.h"
+
+#include <math.h>
+
+/* Face arrays padded to whole lanes; unused and dead faces have d = +inf,
+ * so they never win the closest-face scan and never see a point. */
+#define FACE_SLOTS ((MINK_EPA_MAX_FACES + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES)
+#define NO_FACE 0xffffffffu
+
+typedef struct simd_poly {
+    _Alignas(64) float nx[FACE_SLOTS];
+    _Alignas(64) float ny[FACE_SLOTS];
+    _Alignas(64) float nz[FACE_SLOTS];
+    _Alignas(64) float d[FACE_SLOTS];
+    _Alignas(64) float seen[FACE_SLOTS]; /* 1 when the new point sees the face */
+    unsigned fv[MINK_EPA_MAX_FACES][3];       /* vertices, CCW from outside      */
+    unsigned adj[MINK_EPA_MAX_FACES][3];      /* face across edge (v[i], v[i+1]) */
+    unsigned adj_edge[MINK_EPA_MAX_FACES][3]; /* that edge's index there         */
+    unsigned free_list[MINK_EPA_MAX_FACES];
+    simd_vertex vert[MINK_EPA_MAX_VERTICES];
+    unsigned nv, nf, nfree;
+} simd_poly;
+
+static void poly_reset(simd_poly *P)
+{
+    for (unsigned f = 0; f < FACE_SLOTS; ++f) P->d[f] = INFINITY;
+    P->nv = P->nf = P->nfree = 0;
+}
+
+static unsigned add_vertex(simd_poly *P, const simd_vertex *v)
+{
+    P->vert[P->nv] = *v;
+    return P->nv++;
+}
+
+static int alive(const simd_poly *P, unsigned f) { return P->d[f] != INFINITY; }
+
+static unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
+{
+    const v4 wa = P->vert[a].w, wb = P->vert[b].w, wc = P->vert[c].w;
+    const v4 n = v4_cross(v4_sub(wb, wa), v4_sub(wc, wa));
+    const float len2 = v4_len2(n);
+    if (!(len2 > 0.0f)) return NO_FACE;
+    unsigned f;
+    if (P->nfree > 0) f = P->free_list[--P->nfree];
+    else if (P->nf < MINK_EPA_MAX_FACES) f = P->nf++;
+    else return NO_FACE;
+    const v4 un = v4_scale(n, 1.0f / sqrtf(len2));
+    float t[4];
+    v4_store(t, un);
+    P->nx[f] = t[0];
+    P->ny[f] = t[1];
+    P->nz[f] = t[2];
+    P->d[f] = v4_dot(un, v4_scale(v4_add(v4_add(wa, wb), wc), 1.0f / 3.0f));
+    if (!(P->d[f] < INFINITY)) P->d[f] = 3.0e38f; /* keep it alive, never closest */
+    P->fv[f][0] = a;
+    P->fv[f][1] = b;
+    P->fv[f][2] = c;
+    for (int i = 0; i < 3; ++i) P->adj[f][i] = P->adj_edge[f][i] = NO_FACE;
+    return f;
+}
+
+static v4 face_normal(const simd_poly *P, unsigned f) { return v4_set(P->nx[f], P->ny[f], P->nz[f], 0.0f); }
+
+static void remove_face(simd_poly *P, unsigned f)
+{
+    P->d[f] = INFINITY;
+    P->free_list[P->nfree++] = f;
+}
+
+static int link_all(simd_poly *P)
+{
+    for (unsigned f = 0; f < P->nf; ++f)
+        for (unsigned i = 0; i < 3; ++i) {
+            const unsigned a = P->fv[f][i], b = P->fv[f][(i + 1) % 3];
+            for (unsigned g = 0; g < P->nf && P->adj[f][i] == NO_FACE; ++g)
+                for (unsigned j = 0; j < 3; ++j)
+                    if (P->fv[g][j] == b && P->fv[g][(j + 1) % 3] == a) {
+                        P->adj[f][i] = g;
+                        P->adj_edge[f][i] = j;
+                    }
+            if (P->adj[f][i] == NO_FACE) return 0;
+        }
+    return 1;
+}
+
+static int add_outward_face(simd_poly *P, unsigned a, unsigned b, unsigned c, v4 inside)
+{
+    const v4 n = v4_cross(v4_sub(P->vert[b].w, P->vert[a].w), v4_sub(P->vert[c].w, P->vert[a].w));
+    const int flip = v4_dot(n, v4_sub(inside, P->vert[a].w)) > 0.0f;
+    return add_face(P, a, flip ? c : b, flip ? b : c) != NO_FACE;
+}
+
+static int build_start(simd_poly *P)
+{
+    v4 c = v4_zero();
+    for (unsigned i = 0; i < P->nv; ++i) c = v4_add(c, P->vert[i].w);
+    c = v4_scale(c, 1.0f / (float)P->nv);
+    int ok;
+    if (P->nv == 4) {
+        ok = add_outward_face(P, 0, 1, 2, c) && add_outward_face(P, 0, 1, 3, c) &&
+             add_outward_face(P, 0, 2, 3, c) && add_outward_face(P, 1, 2, 3, c);
+    } else {
+        ok = add_outward_face(P, 0, 1, 3, c) && add_outward_face(P, 1, 2, 3, c) &&
+             add_outward_face(P, 2, 0, 3, c) && add_outward_face(P, 0, 1, 4, c) &&
+             add_outward_face(P, 1, 2, 4, c) && add_outward_face(P, 2, 0, 4, c);
+    }
+    return ok && link_all(P);
+}
+
+static v4 normalized(v4 v) { return v4_scale(v, 1.0f / sqrtf(v4_len2(v))); }
+
+static v4 perpendicular(v4 e)
+{
+    const float ax = fabsf(v4_x(e)), ay = fabsf(v4_y(e)), az = fabsf(v4_z(e));
+    const v4 axis = (ax <= ay && ax <= az) ? v4_set(1, 0, 0, 0) : (ay <= az) ? v4_set(0, 1, 0, 0) : v4_set(0, 0, 1, 0);
+    return v4_cross(e, axis);
+}
+
+/* D has no extent beyond the origin along n_out: depth 0, GJK's witnesses. */
+static void flat_answer(const simd_simplex *s, v4 n_out, simd_epa_result *out)
+{
+    out->depth = 0.0f;
+    out->normal = v4_neg(n_out);
+    simd_simplex_points(s, &out->pa, &out->pb);
+}
+
+static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_epa_result *out)
+{
+    const float tol = MINK_EPA_GAIN_REL * pair->scale;
+    poly_reset(P);
+    for (unsigned i = 0; i < 4; ++i)
+        if (s->bits & (1u << i)) add_vertex(P, &s->vert[i]);
+
+    if (P->nv == 4) {
+        const v4 a = P->vert[0].w;
+        const float vol = v4_dot(v4_sub(P->vert[1].w, a), v4_cross(v4_sub(P->vert[2].w, a), v4_sub(P->vert[3].w, a)));
+        const float sc = pair->scale;
+        if (fabsf(vol) > MINK_FLAT_VOLUME_REL * sc * sc * sc) return build_start(P);
+        unsigned drop = 0;
+        float best = -1.0f;
+        for (unsigned k = 0; k < 4; ++k) {
+            const v4 p0 = P->vert[(k + 1) % 4].w, p1 = P->vert[(k + 2) % 4].w, p2 = P->vert[(k + 3) % 4].w;
+            const float area2 = v4_len2(v4_cross(v4_sub(p1, p0), v4_sub(p2, p0)));
+            if (area2 > best) {
+                best = area2;
+                drop = k;
+            }
+        }
+        P->vert[drop] = P->vert[3];
+        P->nv = 3;
+    }
+    if (P->nv == 3) {
+        const v4 a = P->vert[0].w;
+        const v4 n = v4_cross(v4_sub(P->vert[1].w, a), v4_sub(P->vert[2].w, a));
+        if (v4_len2(n) <= tol * tol * tol * tol) {
+            const float d01 = v4_len2(v4_sub(P->vert[1].w, a)), d02 = v4_len2(v4_sub(P->vert[2].w, a));
+            const float d12 = v4_len2(v4_sub(P->vert[2].w, P->vert[1].w));
+            if (d12 > d01 && d12 > d02) P->vert[0] = P->vert[2];
+            else if (d02 > d01) P->vert[1] = P->vert[2];
+            P->nv = 2;
+        }
+    }
+    if (P->nv == 1) {
+        static const float axes[6][4] = {{1, 0, 0, 0}, {-1, 0, 0, 0}, {0, 1, 0, 0}, {0, -1, 0, 0}, {0, 0, 1, 0}, {0, 0, -1, 0}};
+        for (unsigned k = 0; k < 6 && P->nv == 1; ++k) {
+            const simd_vertex w = simd_support_pair(pair, v4_load(axes[k]));
+            if (v4_len2(v4_sub(w.w, P->vert[0].w)) > tol * tol) add_vertex(P, &w);
+        }
+        if (P->nv == 1) {
+            flat_answer(s, v4_set(-1, 0, 0, 0), out);
+            return 0;
+        }
+    }
+    if (P->nv == 2) {
+        const v4 e = normalized(v4_sub(P->vert[1].w, P->vert[0].w));
+        const v4 d1 = normalized(perpendicular(e));
+        const v4 d2 = v4_cross(e, d1);
+        const v4 dirs[4] = {d1, v4_neg(d1), d2, v4_neg(d2)};
+        for (unsigned k = 0; k < 4 && P->nv == 2; ++k) {
+            const simd_vertex w = simd_support_pair(pair, dirs[k]);
+            if (v4_len2(v4_cross(v4_sub(w.w, P->vert[0].w), e)) > tol * tol) add_vertex(P, &w);
+        }
+        if (P->nv == 2) {
+            flat_answer(s, d1, out);
+            return 0;
+        }
+    }
+    const v4 a = P->vert[0].w;
+    const v4 n = normalized(v4_cross(v4_sub(P->vert[1].w, a), v4_sub(P->vert[2].w, a)));
+    const simd_vertex up = simd_support_pair(pair, n);
+    const simd_vertex down = simd_support_pair(pair, v4_neg(n));
+    if (v4_dot(n, v4_sub(up.w, a)) <= tol) {
+        flat_answer(s, n, out);
+        return 0;
+    }
+    if (-v4_dot(n, v4_sub(down.w, a)) <= tol) {
+        flat_answer(s, v4_neg(n), out);
+        return 0;
+    }
+    add_vertex(P, &up);
+    add_vertex(P, &down);
+    return build_start(P);
+}
+
+/* Lane-wide argmin of the plane distances (dead faces hold +inf). */
+static unsigned closest_face(const simd_poly *P)
+{
+    const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;
+    const vw step = vw_splat((float)MINK_W_LANES);
+    vw best = vw_splat(-INFINITY), best_i = vw_splat(0.0f), idx = vw_iota();
+    for (unsigned f = 0; f < slots; f += MINK_W_LANES) {
+        const vw neg_d = vw_sub(vw_splat(0.0f), vw_load(P->d + f));
+        const vwm better = vw_cmpgt(neg_d, best);
+        best = vw_select(better, neg_d, best);
+        best_i = vw_select(better, idx, best_i);
+        idx = vw_add(idx, step);
+    }
+    float top;
+    return vw_argmax(best, best_i, &top);
+}
+
+/* Which faces see w: n.w - d > 0, all faces a lane-width at a time. */
+static void mark_seen(simd_poly *P, v4 w)
+{
+    const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;
+    const vw wx = vw_splat(v4_x(w)), wy = vw_splat(v4_y(w)), wz = vw_splat(v4_z(w));
+    const vw one = vw_splat(1.0f), zero = vw_splat(0.0f);
+    for (unsigned f = 0; f < slots; f += MINK_W_LANES) {
+        const vw dist = vw_sub(vw_madd(vw_load(P->nz + f), wz, vw_madd(vw_load(P->ny + f), wy, vw_mul(vw_load(P->nx + f), wx))),
+                               vw_load(P->d + f));
+        vw_store(P->seen + f, vw_select(vw_cmpgt(dist, zero), one, zero));
+    }
+}
+
+static int has_vertex(const simd_poly *P, const simd_vertex *w)
+{
+    for (unsigned i = 0; i < P->nv; ++i)
+        if ((P->vert[i].ia == w->ia && P->vert[i].ib == w->ib) || v4_all(v4_cmpeq(P->vert[i].w, w->w))) return 1;
+    return 0;
+}
+
+static int expand(simd_poly *P, unsigned f0, unsigned iw)
+{
+    typedef struct { unsigned face, edge; } edge_ref;
+    edge_ref stack[2 * MINK_EPA_MAX_FACES + 4];
+    edge_ref horizon[MINK_EPA_MAX_FACES];
+    unsigned nstack = 0, nhorizon = 0;
+
+    mark_seen(P, P->vert[iw].w);
+    remove_face(P, f0);
+    for (unsigned i = 0; i < 3; ++i) {
+        stack[nstack].face = P->adj[f0][i];
+        stack[nstack].edge = P->adj_edge[f0][i];
+        nstack++;
+    }
+    while (nstack > 0) {
+        const edge_ref e = stack[--nstack];
+        if (!alive(P, e.face)) continue;
+        if (P->seen[e.face] > 0.0f) {
+            remove_face(P, e.face);
+            for (unsigned k = 1; k <= 2; ++k) {
+                const unsigned i = (e.edge + k) % 3;
+                if (nstack >= sizeof stack / sizeof stack[0]) return 0;
+                stack[nstack].face = P->adj[e.face][i];
+                stack[nstack].edge = P->adj_edge[e.face][i];
+                nstack++;
+            }
+        } else {
+            if (nhorizon >= MINK_EPA_MAX_FACES) return 0;
+            horizon[nhorizon++] = e;
+        }
+    }
+
+    unsigned by_start[MINK_EPA_MAX_VERTICES];
+    unsigned made[MINK_EPA_MAX_FACES];
+    for (unsigned k = 0; k < nhorizon; ++k) by_start[P->fv[horizon[k].face][(horizon[k].edge + 1) % 3]] = NO_FACE;
+    for (unsigned k = 0; k < nhorizon; ++k) {
+        const unsigned g = horizon[k].face, e = horizon[k].edge;
+        const unsigned a = P->fv[g][(e + 1) % 3], b = P->fv[g][e];
+        if (by_start[a] != NO_FACE) return 0;
+        const unsigned f = add_face(P, a, b, iw);
+        if (f == NO_FACE) return 0;
+        P->adj[f][0] = g;
+        P->adj_edge[f][0] = e;
+        P->adj[g][e] = f;
+        P->adj_edge[g][e] = 0;
+        by_start[a] = f;
+        made[k] = f;
+    }
+    for (unsigned k = 0; k < nhorizon; ++k) {
+        const unsigned f = made[k], b = P->fv[f][1];
+        const unsigned g = by_start[b];
+        if (g == NO_FACE || P->fv[g][0] != b) return 0;
+        P->adj[f][1] = g;
+        P->adj_edge[f][1] = 2;
+        P->adj[g][2] = f;
+        P->adj_edge[g][2] = 1;
+    }
+    return 1;
+}
+
+static void face_answer(const simd_poly *P, unsigned f, simd_epa_result *out)
+{
+    const simd_vertex *A = &P->vert[P->fv[f][0]], *B = &P->vert[P->fv[f][1]], *C = &P->vert[P->fv[f][2]];
+    const v4 n = face_normal(P, f);
+    const v4 p = v4_scale(n, P->d[f]);
+    const v4 pa = v4_sub(A->w, p), pb = v4_sub(B->w, p), pc = v4_sub(C->w, p);
+    /* the three sub-triangle areas along n in one vector, clamped at 0 */
+    v4 bary = v4_hsum4(v4_mul(n, v4_cross(pb, pc)), v4_mul(n, v4_cross(pc, pa)), v4_mul(n, v4_cross(pa, pb)), v4_zero());
+    bary = v4_max(bary, v4_zero());
+    float sum = v4_x(v4_hsum_splat(bary));
+    if (!(sum > 0.0f)) {
+        bary = v4_set(1, 1, 1, 0);
+        sum = 3.0f;
+    }
+    bary = v4_scale(bary, 1.0f / sum);
+    const v4 u = v4_splat_x(bary), v = v4_splat_y(bary), t = v4_splat_z(bary);
+    out->pa = v4_madd(t, C->pa, v4_madd(v, B->pa, v4_mul(u, A->pa)));
+    out->pb = v4_madd(t, C->pb, v4_madd(v, B->pb, v4_mul(u, A->pb)));
+    out->depth = P->d[f] > 0.0f ? P->d[f] : 0.0f;
+    out->normal = v4_neg(n);
+}
+
+void simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out)
+{
+    simd_poly P;
+    out->iterations = 0;
+    out->status = MINK_OK;
+    if (!blow_up(&P, pair, start, out)) return;
+
+    const float tol = MINK_EPA_GAIN_REL * pair->scale;
+    for (;;) {
+        const unsigned f = closest_face(&P);
+        face_answer(&P, f, out);
+        if (out->iterations >= MINK_EPA_MAX_VERTICES) {
+            out->status = MINK_MAX_ITERATIONS; /* cap: the closest face so far */
+            return;
+        }
+        out->iterations++;
+        const v4 n = face_normal(&P, f);
+        const simd_vertex w = simd_support_pair(pair, n);
+        if (v4_dot(n, w.w) - P.d[f] <= tol || has_vertex(&P, &w)) return;
+        if (P.nv >= MINK_EPA_MAX_VERTICES) {
+            out->status = MINK_MAX_ITERATIONS; /* capacity: the closest face so far */
+            return;
+        }
+        const unsigned iw = add_vertex(&P, &w);
+        if (!expand(&P, f, iw)) {
+            /* capacity or a horizon broken by rounding: last consistent face */
+            out->status = MINK_MAX_ITERATIONS;
+            return;
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/* EPA, SIMD kernel: the algorithm of kernel/ref/epa_ref.c with face planes
+ * in structure of arrays, so the closest-face search and the visibility of
+ * a new point are lane-wide scans over all faces. */
+#ifndef MINK_EPA_H
+#define MINK_EPA_H
+
+#include "johnson.h"
+
+typedef struct simd_epa_result {
+    float depth;         /* core depth, >= 0                        */
+    v4 normal;           /* unit, from A towards B (A frame)        */
+    v4 pa, pb;           /* core witnesses (A frame)                */
+    unsigned iterations;
+    mink_status status;
+} simd_epa_result;
+
+void simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out);
+
+#endif

@@ -1,0 +1,20 @@
+/* The GJK loop, SIMD kernel: the same termination rules as the reference
+ * (kernel/ref/gjk_ref.c), on v4 math, without square roots in the loop. */
+#ifndef MINK_GJK_H
+#define MINK_GJK_H
+
+#include "johnson.h"
+
+typedef enum simd_gjk_mode { SIMD_GJK_DISTANCE = 0, SIMD_GJK_INTERSECT = 1 } simd_gjk_mode;
+
+typedef struct simd_gjk_result {
+    int overlap;
+    v4 v;                 /* closest point of D (or a separating axis) */
+    simd_simplex simplex;
+    unsigned iterations;
+    mink_status status;
+} simd_gjk_result;
+
+void simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0, simd_gjk_result *out);
+
+#endif

@@ -1,0 +1,30 @@
+/* Johnson's distance subalgorithm with cached dot products and Cramer
+ * determinants, SIMD kernel. Same algorithm as kernel/ref/johnson_ref.c;
+ * here the determinants of one subset X are one vector (lane i = det of
+ * point i in X), and each is built in one step from X's sub-subsets:
+ *   det[X][j] = sum over i in X\{j} of det[X\{j}][i] * (dp[k][i] - dp[j][i])
+ * as four lane-wise products summed across (k = lowest slot of X\{j}). */
+#ifndef MINK_JOHNSON_H
+#define MINK_JOHNSON_H
+
+#include "support.h"
+
+typedef struct simd_simplex {
+    simd_vertex vert[4];
+    v4 dp[4];          /* dp[i] lane j = w_i . w_j (symmetric)              */
+    v4 det[16];        /* det[X] lane i: Cramer determinant of i in X       */
+    v4 lambda;         /* weights of v on the current subset (lanes)         */
+    unsigned bits;     /* slots of the current simplex                       */
+    unsigned last;     /* slot of the newest point                           */
+} simd_simplex;
+
+void simd_simplex_init(simd_simplex *s);
+int simd_simplex_contains(const simd_simplex *s, const simd_vertex *v);
+void simd_simplex_add(simd_simplex *s, const simd_vertex *v);
+/* See ref_johnson: returns 1 via Johnson's test, 0 via the backup; a
+ * tetrahedron flatter than flat_tol is never taken whole. */
+int simd_johnson(simd_simplex *s, v4 *v, float flat_tol);
+/* Closest points of the cores from the weights (A frame). */
+void simd_simplex_points(const simd_simplex *s, v4 *pa, v4 *pb);
+
+#endif

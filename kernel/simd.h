@@ -1,0 +1,205 @@
+/* The one vector layer: the only file that includes SIMDe or names an
+ * intrinsic. SIMDe maps these SSE/AVX names to native SSE/AVX/AVX-512, to
+ * NEON on ARM, and to portable C under MINK_SIMD=portable (SIMDE_NO_NATIVE).
+ *
+ * Two types:
+ *   v4 - four floats (x, y, z, pad) for points and directions; pad lanes are
+ *        kept at zero so 4-lane sums equal 3-lane dot products.
+ *   vw - MINK_W_LANES floats (4 with SSE4.1/NEON/portable, 8 with AVX2,
+ *        16 with AVX-512) for scans over structure-of-arrays data.
+ * Masks are all-bits-set lanes on every backend (v4m, vwm); predicates are
+ * any/all, never movemask bit tricks (expensive on NEON). */
+#ifndef MINK_SIMD_H
+#define MINK_SIMD_H
+
+#include <stdint.h>
+#include <simde/x86/sse4.1.h>
+#include <simde/x86/sse3.h>
+#if defined(__AVX512F__) && defined(__AVX512DQ__) && !defined(SIMDE_NO_NATIVE)
+#include <simde/x86/avx512.h>
+#define MINK_W_LANES 16
+#define MINK_SIMD_NAME "avx512"
+#elif defined(__AVX2__) && !defined(SIMDE_NO_NATIVE)
+#include <simde/x86/avx2.h>
+#define MINK_W_LANES 8
+#define MINK_SIMD_NAME "avx2"
+#else
+#define MINK_W_LANES 4
+#if defined(SIMDE_NO_NATIVE)
+#define MINK_SIMD_NAME "portable"
+#elif defined(__ARM_NEON) || defined(__aarch64__)
+#define MINK_SIMD_NAME "neon"
+#else
+#define MINK_SIMD_NAME "sse41"
+#endif
+#endif
+
+#define MINK_INLINE static inline
+
+/* ------------------------------------------------------------ 4-wide */
+
+typedef simde__m128 v4;
+typedef simde__m128 v4m; /* mask: lanes all ones or all zeros */
+
+MINK_INLINE v4 v4_zero(void) { return simde_mm_setzero_ps(); }
+MINK_INLINE v4 v4_set(float x, float y, float z, float w) { return simde_mm_set_ps(w, z, y, x); }
+MINK_INLINE v4 v4_splat(float s) { return simde_mm_set1_ps(s); }
+MINK_INLINE v4 v4_load(const float *p) { return simde_mm_loadu_ps(p); }
+MINK_INLINE void v4_store(float *p, v4 a) { simde_mm_storeu_ps(p, a); }
+MINK_INLINE float v4_x(v4 a) { return simde_mm_cvtss_f32(a); }
+MINK_INLINE float v4_y(v4 a) { return simde_mm_cvtss_f32(simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(1, 1, 1, 1))); }
+MINK_INLINE float v4_z(v4 a) { return simde_mm_cvtss_f32(simde_mm_movehl_ps(a, a)); }
+MINK_INLINE float v4_w(v4 a) { return simde_mm_cvtss_f32(simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(3, 3, 3, 3))); }
+
+MINK_INLINE v4 v4_add(v4 a, v4 b) { return simde_mm_add_ps(a, b); }
+MINK_INLINE v4 v4_sub(v4 a, v4 b) { return simde_mm_sub_ps(a, b); }
+MINK_INLINE v4 v4_mul(v4 a, v4 b) { return simde_mm_mul_ps(a, b); }
+MINK_INLINE v4 v4_div(v4 a, v4 b) { return simde_mm_div_ps(a, b); }
+/* a*b + c, rounded twice: results do not depend on FMA hardware. */
+MINK_INLINE v4 v4_madd(v4 a, v4 b, v4 c) { return simde_mm_add_ps(simde_mm_mul_ps(a, b), c); }
+MINK_INLINE v4 v4_scale(v4 a, float s) { return simde_mm_mul_ps(a, simde_mm_set1_ps(s)); }
+MINK_INLINE v4 v4_neg(v4 a) { return simde_mm_sub_ps(simde_mm_setzero_ps(), a); }
+MINK_INLINE v4 v4_min(v4 a, v4 b) { return simde_mm_min_ps(a, b); }
+MINK_INLINE v4 v4_max(v4 a, v4 b) { return simde_mm_max_ps(a, b); }
+
+/* The sum of all four lanes, in every lane (fixed order: deterministic). */
+MINK_INLINE v4 v4_hsum_splat(v4 a)
+{
+    const v4 s = simde_mm_add_ps(a, simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    return simde_mm_add_ps(s, simde_mm_shuffle_ps(s, s, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+}
+/* Dot products: with pad lanes at zero, 4 lanes = 3 lanes. */
+MINK_INLINE v4 v4_dot_splat(v4 a, v4 b) { return v4_hsum_splat(simde_mm_mul_ps(a, b)); }
+MINK_INLINE float v4_dot(v4 a, v4 b) { return v4_x(v4_dot_splat(a, b)); }
+MINK_INLINE float v4_len2(v4 a) { return v4_dot(a, a); }
+
+MINK_INLINE v4 v4_cross(v4 a, v4 b)
+{
+    /* a.yzx * b.zxy - a.zxy * b.yzx, pad lane stays 0 */
+    const v4 a_yzx = simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(3, 0, 2, 1));
+    const v4 b_yzx = simde_mm_shuffle_ps(b, b, SIMDE_MM_SHUFFLE(3, 0, 2, 1));
+    const v4 c = simde_mm_sub_ps(simde_mm_mul_ps(a, b_yzx), simde_mm_mul_ps(a_yzx, b));
+    return simde_mm_shuffle_ps(c, c, SIMDE_MM_SHUFFLE(3, 0, 2, 1));
+}
+
+MINK_INLINE v4m v4_cmpgt(v4 a, v4 b) { return simde_mm_cmpgt_ps(a, b); }
+MINK_INLINE v4m v4_cmpge(v4 a, v4 b) { return simde_mm_cmpge_ps(a, b); }
+MINK_INLINE v4m v4_cmpeq(v4 a, v4 b) { return simde_mm_cmpeq_ps(a, b); }
+MINK_INLINE v4m v4_and(v4m a, v4m b) { return simde_mm_and_ps(a, b); }
+MINK_INLINE v4m v4_or(v4m a, v4m b) { return simde_mm_or_ps(a, b); }
+/* mask ? a : b */
+MINK_INLINE v4 v4_select(v4m mask, v4 a, v4 b) { return simde_mm_blendv_ps(b, a, mask); }
+MINK_INLINE int v4_any(v4m m)
+{
+    const simde__m128i i = simde_mm_castps_si128(m);
+    return !simde_mm_testz_si128(i, i);
+}
+MINK_INLINE int v4_all(v4m m)
+{
+    const simde__m128i i = simde_mm_castps_si128(m);
+    return simde_mm_test_all_ones(i);
+}
+/* Lanes x, y, z kept; pad lane zeroed. */
+MINK_INLINE v4 v4_xyz(v4 a) { return simde_mm_blend_ps(a, simde_mm_setzero_ps(), 8); }
+
+/* Sum of each of four vectors, as the four lanes of one: (sum a, sum b, sum c, sum d). */
+MINK_INLINE v4 v4_hsum4(v4 a, v4 b, v4 c, v4 d)
+{
+    return simde_mm_hadd_ps(simde_mm_hadd_ps(a, b), simde_mm_hadd_ps(c, d));
+}
+
+/* Broadcasts of one lane. */
+MINK_INLINE v4 v4_splat_x(v4 a) { return simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(0, 0, 0, 0)); }
+MINK_INLINE v4 v4_splat_y(v4 a) { return simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(1, 1, 1, 1)); }
+MINK_INLINE v4 v4_splat_z(v4 a) { return simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(2, 2, 2, 2)); }
+
+/* ------------------------------------------------------------ wide */
+
+#if MINK_W_LANES == 16
+typedef simde__m512 vw;
+typedef simde__m512 vwm;
+MINK_INLINE vw vw_load(const float *p) { return simde_mm512_load_ps(p); }
+MINK_INLINE void vw_store(float *p, vw a) { simde_mm512_store_ps(p, a); }
+MINK_INLINE vw vw_splat(float s) { return simde_mm512_set1_ps(s); }
+MINK_INLINE vw vw_add(vw a, vw b) { return simde_mm512_add_ps(a, b); }
+MINK_INLINE vw vw_sub(vw a, vw b) { return simde_mm512_sub_ps(a, b); }
+MINK_INLINE vw vw_mul(vw a, vw b) { return simde_mm512_mul_ps(a, b); }
+MINK_INLINE vw vw_min(vw a, vw b) { return simde_mm512_min_ps(a, b); }
+MINK_INLINE vw vw_max(vw a, vw b) { return simde_mm512_max_ps(a, b); }
+MINK_INLINE vwm vw_cmpgt(vw a, vw b)
+{
+    return simde_mm512_castsi512_ps(simde_mm512_movm_epi32(simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ)));
+}
+MINK_INLINE vw vw_select(vwm m, vw a, vw b)
+{
+    return simde_mm512_mask_blend_ps(simde_mm512_movepi32_mask(simde_mm512_castps_si512(m)), b, a);
+}
+MINK_INLINE int vw_any(vwm m) { return simde_mm512_movepi32_mask(simde_mm512_castps_si512(m)) != 0; }
+MINK_INLINE int vw_all(vwm m) { return simde_mm512_movepi32_mask(simde_mm512_castps_si512(m)) == 0xffff; }
+MINK_INLINE vw vw_iota(void)
+{
+    return simde_mm512_set_ps(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+}
+#elif MINK_W_LANES == 8
+typedef simde__m256 vw;
+typedef simde__m256 vwm;
+MINK_INLINE vw vw_load(const float *p) { return simde_mm256_load_ps(p); }
+MINK_INLINE void vw_store(float *p, vw a) { simde_mm256_store_ps(p, a); }
+MINK_INLINE vw vw_splat(float s) { return simde_mm256_set1_ps(s); }
+MINK_INLINE vw vw_add(vw a, vw b) { return simde_mm256_add_ps(a, b); }
+MINK_INLINE vw vw_sub(vw a, vw b) { return simde_mm256_sub_ps(a, b); }
+MINK_INLINE vw vw_mul(vw a, vw b) { return simde_mm256_mul_ps(a, b); }
+MINK_INLINE vw vw_min(vw a, vw b) { return simde_mm256_min_ps(a, b); }
+MINK_INLINE vw vw_max(vw a, vw b) { return simde_mm256_max_ps(a, b); }
+MINK_INLINE vwm vw_cmpgt(vw a, vw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ); }
+MINK_INLINE vw vw_select(vwm m, vw a, vw b) { return simde_mm256_blendv_ps(b, a, m); }
+MINK_INLINE int vw_any(vwm m) { return !simde_mm256_testz_ps(m, m); }
+MINK_INLINE int vw_all(vwm m) { return simde_mm256_movemask_ps(m) == 0xff; }
+MINK_INLINE vw vw_iota(void) { return simde_mm256_set_ps(7, 6, 5, 4, 3, 2, 1, 0); }
+#else
+typedef simde__m128 vw;
+typedef simde__m128 vwm;
+MINK_INLINE vw vw_load(const float *p) { return simde_mm_load_ps(p); }
+MINK_INLINE void vw_store(float *p, vw a) { simde_mm_store_ps(p, a); }
+MINK_INLINE vw vw_splat(float s) { return simde_mm_set1_ps(s); }
+MINK_INLINE vw vw_add(vw a, vw b) { return simde_mm_add_ps(a, b); }
+MINK_INLINE vw vw_sub(vw a, vw b) { return simde_mm_sub_ps(a, b); }
+MINK_INLINE vw vw_mul(vw a, vw b) { return simde_mm_mul_ps(a, b); }
+MINK_INLINE vw vw_min(vw a, vw b) { return simde_mm_min_ps(a, b); }
+MINK_INLINE vw vw_max(vw a, vw b) { return simde_mm_max_ps(a, b); }
+MINK_INLINE vwm vw_cmpgt(vw a, vw b) { return simde_mm_cmpgt_ps(a, b); }
+MINK_INLINE vw vw_select(vwm m, vw a, vw b) { return simde_mm_blendv_ps(b, a, m); }
+MINK_INLINE int vw_any(vwm m) { return v4_any(m); }
+MINK_INLINE int vw_all(vwm m) { return v4_all(m); }
+MINK_INLINE vw vw_iota(void) { return simde_mm_set_ps(3, 2, 1, 0); }
+#endif
+
+/* a*b + c, rounded twice (deterministic across FMA and non-FMA targets). */
+MINK_INLINE vw vw_madd(vw a, vw b, vw c) { return vw_add(vw_mul(a, b), c); }
+
+/* Horizontal max with index: the largest lane of `value` and, among equal
+ * maxima, the smallest `index` (indices held as exact floats < 2^24). */
+MINK_INLINE uint32_t vw_argmax(vw value, vw index, float *best)
+{
+    float v[MINK_W_LANES], ix[MINK_W_LANES];
+#if MINK_W_LANES == 16
+    simde_mm512_storeu_ps(v, value);
+    simde_mm512_storeu_ps(ix, index);
+#elif MINK_W_LANES == 8
+    simde_mm256_storeu_ps(v, value);
+    simde_mm256_storeu_ps(ix, index);
+#else
+    simde_mm_storeu_ps(v, value);
+    simde_mm_storeu_ps(ix, index);
+#endif
+    float bv = v[0], bi = ix[0];
+    for (int i = 1; i < MINK_W_LANES; ++i)
+        if (v[i] > bv || (v[i] == bv && ix[i] < bi)) {
+            bv = v[i];
+            bi = ix[i];
+        }
+    *best = bv;
+    return (uint32_t)bi;
+}
+
+#endif

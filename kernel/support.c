@@ -1,0 +1,130 @@
+/* Support mapping, SIMD kernel: branch-free primitives, wide hull scans. */
+#include "support.h"
+#include "tolerance.h"
+
+#include <math.h>
+
+/* Rows of the rotation matrix of a unit quaternion. */
+static void quat_rows(mink_quat q, v4 rows[3])
+{
+    const float x = q.x, y = q.y, z = q.z, w = q.w;
+    rows[0] = v4_set(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y), 0);
+    rows[1] = v4_set(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x), 0);
+    rows[2] = v4_set(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y), 0);
+}
+
+static mink_quat quat_conj_mul(mink_quat a, mink_quat b)
+{
+    mink_quat r;
+    r.w = a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z;
+    r.x = a.w * b.x - a.x * b.w - a.y * b.z + a.z * b.y;
+    r.y = a.w * b.y + a.x * b.z - a.y * b.w - a.z * b.x;
+    r.z = a.w * b.z - a.x * b.y + a.y * b.x - a.z * b.w;
+    return r;
+}
+
+static void transpose3(const v4 in[3], v4 out[3])
+{
+    float m[3][4];
+    for (int i = 0; i < 3; ++i) v4_store(m[i], in[i]);
+    for (int i = 0; i < 3; ++i) out[i] = v4_set(m[0][i], m[1][i], m[2][i], 0);
+}
+
+void simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa,
+                    const mink_shape *b, const mink_pose *pb, v4 *rot_a_rows)
+{
+    v4 ra_cols[3];
+    quat_rows(pa->q, rot_a_rows);
+    transpose3(rot_a_rows, ra_cols);
+    pair->a = a;
+    pair->b = b;
+    quat_rows(quat_conj_mul(pa->q, pb->q), pair->row);
+    transpose3(pair->row, pair->col);
+    /* R_a^T (p_b - p_a) */
+    pair->pos_b = rot_apply(ra_cols, v4_sub(v4_from_vec3(pb->p), v4_from_vec3(pa->p)));
+    pair->scale = a->extent + b->extent + sqrtf(v4_len2(pair->pos_b));
+    if (!(pair->scale > 1e-30f)) pair->scale = 1e-30f;
+    pair->support_calls = 0;
+}
+
+/* Index of a lane pattern as a float: mask lanes weighted 1, 2, 4. */
+static uint32_t mask_bits(v4m m)
+{
+    const v4 w = simde_mm_and_ps(m, v4_set(1.0f, 2.0f, 4.0f, 0.0f));
+    return (uint32_t)v4_x(v4_hsum_splat(w));
+}
+
+static v4 hull_support(const mink_shape *s, v4 d, uint32_t *index)
+{
+    const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
+    const vw step = vw_splat((float)MINK_W_LANES);
+    vw best = vw_splat(-INFINITY), best_i = vw_splat(0.0f), idx = vw_iota();
+    /* Padding lanes copy vertex 0: they can tie, never win (lowest index). */
+    for (uint32_t i = 0; i < s->padded; i += MINK_W_LANES) {
+        const vw dot = vw_madd(vw_load(s->z + i), dz, vw_madd(vw_load(s->y + i), dy, vw_mul(vw_load(s->x + i), dx)));
+        const vwm better = vw_cmpgt(dot, best);
+        best = vw_select(better, dot, best);
+        best_i = vw_select(better, idx, best_i);
+        idx = vw_add(idx, step);
+    }
+    float top;
+    uint32_t k = vw_argmax(best, best_i, &top);
+    if (k >= s->count) k = 0; /* only if every dot is NaN: cannot happen for finite input */
+    *index = k;
+    return v4_set(s->x[k], s->y[k], s->z[k], 0.0f);
+}
+
+v4 simd_support_local(const mink_shape *s, v4 d, uint32_t *index)
+{
+    switch (s->type) {
+    case MINK_SHAPE_BOX: {
+        const v4m pos = v4_cmpge(d, v4_zero());
+        const v4 h = v4_set(s->half[0], s->half[1], s->half[2], 0.0f);
+        *index = mask_bits(pos);
+        return v4_select(pos, h, v4_neg(h));
+    }
+    case MINK_SHAPE_CAPSULE: {
+        const v4m pos = v4_cmpge(v4_splat_y(d), v4_zero());
+        const v4 h = v4_set(0.0f, s->half[1], 0.0f, 0.0f);
+        *index = v4_any(pos) ? 1u : 0u;
+        return v4_select(pos, h, v4_neg(h));
+    }
+    case MINK_SHAPE_HULL:
+        return hull_support(s, d, index);
+    default:
+        *index = 0;
+        return v4_zero();
+    }
+}
+
+v4 simd_core_point(const mink_shape *s, uint32_t index)
+{
+    switch (s->type) {
+    case MINK_SHAPE_CAPSULE:
+        return v4_set(0, (index & 1u) ? s->half[1] : -s->half[1], 0, 0);
+    case MINK_SHAPE_BOX:
+        return v4_set((index & 1u) ? s->half[0] : -s->half[0], (index & 2u) ? s->half[1] : -s->half[1],
+                      (index & 4u) ? s->half[2] : -s->half[2], 0);
+    case MINK_SHAPE_HULL:
+        if (index >= s->count) index = 0;
+        return v4_set(s->x[index], s->y[index], s->z[index], 0);
+    default:
+        return v4_zero();
+    }
+}
+
+simd_vertex simd_support_pair(simd_pair *pair, v4 d)
+{
+    simd_vertex v;
+    /* d in B's frame: R^T d = d.x*row0 + d.y*row1 + d.z*row2 */
+    const v4 db = v4_madd(v4_splat_z(d), pair->row[2],
+                          v4_madd(v4_splat_y(d), pair->row[1], v4_mul(v4_splat_x(d), pair->row[0])));
+    v.pa = simd_support_local(pair->a, v4_neg(d), &v.ia);
+    const v4 sb = simd_support_local(pair->b, db, &v.ib);
+    /* R sb = sb.x*col0 + sb.y*col1 + sb.z*col2, plus the offset */
+    v.pb = v4_madd(v4_splat_z(sb), pair->col[2],
+                   v4_madd(v4_splat_y(sb), pair->col[1], v4_madd(v4_splat_x(sb), pair->col[0], pair->pos_b)));
+    v.w = v4_sub(v.pb, v.pa);
+    pair->support_calls++;
+    return v;
+}

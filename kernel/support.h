@@ -1,0 +1,55 @@
+/* Support mapping of the SIMD kernel. Work happens in A's local frame; B is
+ * placed there once per query. Hull scans run MINK_W_LANES dot products per
+ * step over the structure-of-arrays vertices. */
+#ifndef MINK_SUPPORT_H
+#define MINK_SUPPORT_H
+
+#include "mink/mink.h"
+#include "simd.h"
+
+/* The pair in A's frame. */
+typedef struct simd_pair {
+    const mink_shape *a, *b;
+    v4 row[3];      /* rows of R: B local -> A local                 */
+    v4 col[3];      /* columns of R (rows of R^T): A local -> B local */
+    v4 pos_b;       /* B's origin in A's frame, pad 0                 */
+    float scale;    /* S of tolerance.h                              */
+    unsigned support_calls;
+} simd_pair;
+
+/* A point of D = B - A with its two core support points (A frame) and the
+ * feature indices (hull vertex, box corner bits zyx, capsule end). */
+typedef struct simd_vertex {
+    v4 w, pa, pb;
+    uint32_t ia, ib;
+} simd_vertex;
+
+void simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa,
+                    const mink_shape *b, const mink_pose *pb, v4 *rot_a_rows);
+
+/* Support of a core in its local frame along d (pad 0). */
+v4 simd_support_local(const mink_shape *s, v4 d, uint32_t *index);
+
+/* Support of D along d. */
+simd_vertex simd_support_pair(simd_pair *pair, v4 d);
+
+/* The core point of a feature index, in the shape's local frame. */
+v4 simd_core_point(const mink_shape *s, uint32_t index);
+
+/* R * v from rows. */
+MINK_INLINE v4 rot_apply(const v4 *rows3, v4 v)
+{
+    return v4_hsum4(v4_mul(rows3[0], v), v4_mul(rows3[1], v), v4_mul(rows3[2], v), v4_zero());
+}
+
+/* v from float[3]. */
+MINK_INLINE v4 v4_from_vec3(mink_vec3 p) { return v4_set(p.x, p.y, p.z, 0.0f); }
+MINK_INLINE mink_vec3 v4_to_vec3(v4 a)
+{
+    float t[4];
+    v4_store(t, a);
+    mink_vec3 r = {t[0], t[1], t[2]};
+    return r;
+}
+
+#endif
