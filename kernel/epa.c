@@ -98,15 +98,8 @@ static int build_start(simd_poly *P)
     v4 c = v4_zero();
     for (unsigned i = 0; i < P->nv; ++i) c = v4_add(c, P->vert[i].w);
     c = v4_scale(c, 1.0f / (float)P->nv);
-    int ok;
-    if (P->nv == 4) {
-        ok = add_outward_face(P, 0, 1, 2, c) && add_outward_face(P, 0, 1, 3, c) &&
-             add_outward_face(P, 0, 2, 3, c) && add_outward_face(P, 1, 2, 3, c);
-    } else {
-        ok = add_outward_face(P, 0, 1, 3, c) && add_outward_face(P, 1, 2, 3, c) &&
-             add_outward_face(P, 2, 0, 3, c) && add_outward_face(P, 0, 1, 4, c) &&
-             add_outward_face(P, 1, 2, 4, c) && add_outward_face(P, 2, 0, 4, c);
-    }
+    const int ok = add_outward_face(P, 0, 1, 2, c) && add_outward_face(P, 0, 1, 3, c) &&
+                   add_outward_face(P, 0, 2, 3, c) && add_outward_face(P, 1, 2, 3, c);
     return ok && link_all(P);
 }
 
@@ -138,7 +131,7 @@ static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_ep
         const v4 a = P->vert[0].w;
         const float vol = v4_dot(v4_sub(P->vert[1].w, a), v4_cross(v4_sub(P->vert[2].w, a), v4_sub(P->vert[3].w, a)));
         const float sc = pair->scale;
-        if (fabsf(vol) > MINK_FLAT_VOLUME_REL * sc * sc * sc) return build_start(P);
+        if (fabsf(vol) > MINK_FLAT_VOLUME_REL * sc * sc * sc) return build_start(P) ? 1 : -1;
         unsigned drop = 0;
         float best = -1.0f;
         for (unsigned k = 0; k < 4; ++k) {
@@ -200,9 +193,9 @@ static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_ep
         flat_answer(s, v4_neg(n), out);
         return 0;
     }
+    /* The tetrahedron with the upper apex holds the origin on its base. */
     add_vertex(P, &up);
-    add_vertex(P, &down);
-    return build_start(P);
+    return build_start(P) ? 1 : -1;
 }
 
 /* Lane-wide argmin of the plane distances (dead faces hold +inf). */
@@ -329,7 +322,15 @@ void simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out)
     simd_poly P;
     out->iterations = 0;
     out->status = MINK_OK;
-    if (!blow_up(&P, pair, start, out)) return;
+    out->depth = 0.0f;
+    out->normal = v4_set(1, 0, 0, 0);
+    simd_simplex_points(start, &out->pa, &out->pb);
+    const int built = blow_up(&P, pair, start, out);
+    if (built <= 0) {
+        /* no closed start polytope: GJK's touching answer, flagged */
+        if (built < 0) out->status = MINK_MAX_ITERATIONS;
+        return;
+    }
 
     const float tol = MINK_EPA_GAIN_REL * pair->scale;
     for (;;) {

@@ -87,22 +87,14 @@ static int add_outward_face(epa_poly *P, unsigned a, unsigned b, unsigned c, v3 
     return add_face(P, a, flip ? c : b, flip ? b : c) != NO_FACE;
 }
 
-/* Closed polytope over the first nv vertices: a tetrahedron (4) or a
- * bipyramid over triangle 0,1,2 with apexes 3 and 4 (5). */
+/* The starting tetrahedron over the first four vertices, faces outward. */
 static int build_start(epa_poly *P)
 {
     v3 c = {0, 0, 0};
     for (unsigned i = 0; i < P->nv; ++i) c = v3_add(c, P->vert[i].w);
     c = v3_scale(c, 1.0f / (float)P->nv);
-    int ok;
-    if (P->nv == 4) {
-        ok = add_outward_face(P, 0, 1, 2, c) && add_outward_face(P, 0, 1, 3, c) &&
-             add_outward_face(P, 0, 2, 3, c) && add_outward_face(P, 1, 2, 3, c);
-    } else {
-        ok = add_outward_face(P, 0, 1, 3, c) && add_outward_face(P, 1, 2, 3, c) &&
-             add_outward_face(P, 2, 0, 3, c) && add_outward_face(P, 0, 1, 4, c) &&
-             add_outward_face(P, 1, 2, 4, c) && add_outward_face(P, 2, 0, 4, c);
-    }
+    const int ok = add_outward_face(P, 0, 1, 2, c) && add_outward_face(P, 0, 1, 3, c) &&
+                   add_outward_face(P, 0, 2, 3, c) && add_outward_face(P, 1, 2, 3, c);
     return ok && link_all(P);
 }
 
@@ -127,7 +119,7 @@ static void flat_answer(const ref_simplex *s, v3 n_out, ref_epa_result *out)
 }
 
 /* Blows GJK's simplex up to a closed polytope around the origin. Returns 1
- * with P built, or 0 with *out answered (D flat: depth 0). */
+ * with P built, 0 with *out answered (D flat: depth 0), -1 on failure. */
 static int blow_up(epa_poly *P, ref_pair *pair, const ref_simplex *s, ref_epa_result *out)
 {
     const float tol = MINK_EPA_GAIN_REL * pair->scale;
@@ -140,7 +132,7 @@ static int blow_up(epa_poly *P, ref_pair *pair, const ref_simplex *s, ref_epa_re
         const float vol = v3_dot(v3_sub(P->vert[1].w, a),
                                  v3_cross(v3_sub(P->vert[2].w, a), v3_sub(P->vert[3].w, a)));
         const float sc = pair->scale;
-        if (fabsf(vol) > MINK_FLAT_VOLUME_REL * sc * sc * sc) return build_start(P);
+        if (fabsf(vol) > MINK_FLAT_VOLUME_REL * sc * sc * sc) return build_start(P) ? 1 : -1;
         /* flat tetrahedron: keep the three points spanning the largest area */
         unsigned drop = 0;
         float best = -1.0f;
@@ -208,9 +200,11 @@ static int blow_up(epa_poly *P, ref_pair *pair, const ref_simplex *s, ref_epa_re
         flat_answer(s, v3_neg(n), out);
         return 0;
     }
+    /* The origin lies on the triangle: the tetrahedron with the upper apex
+     * holds it on its base, which EPA then pushes out towards `down`. (A
+     * bipyramid with both apexes is not convex when they lean past an edge.) */
     add_vertex(P, &up);
-    add_vertex(P, &down);
-    return build_start(P);
+    return build_start(P) ? 1 : -1;
 }
 
 static unsigned closest_face(const epa_poly *P)
@@ -327,7 +321,16 @@ void ref_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *out)
     epa_poly P;
     out->iterations = 0;
     out->status = MINK_OK;
-    if (!blow_up(&P, pair, start, out)) return;
+    out->depth = 0.0f;
+    out->normal = v3_make(1, 0, 0);
+    ref_simplex_points(start, &out->pa, &out->pb);
+    const int built = blow_up(&P, pair, start, out);
+    if (built <= 0) {
+        /* No closed start polytope (degenerate beyond the flat cases): the
+         * touching answer from GJK's weights, flagged. */
+        if (built < 0) out->status = MINK_MAX_ITERATIONS;
+        return;
+    }
 
     const float tol = MINK_EPA_GAIN_REL * pair->scale;
     for (;;) {
