@@ -1,22 +1,26 @@
 /* Johnson's subalgorithm, SIMD kernel. */
 #include "johnson.h"
 
-#include <string.h>
 
-/* Subsets in order of size, so each one's sub-subsets come first. */
-static const unsigned char by_size[15] = {1, 2, 4, 8, 3, 5, 6, 9, 10, 12, 7, 11, 13, 14, 15};
 static const unsigned char lowest[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
 
-static v4 lane_mask(unsigned bits)
-{
-    const simde__m128i m = simde_mm_set_epi32((bits & 8u) ? -1 : 0, (bits & 4u) ? -1 : 0,
-                                              (bits & 2u) ? -1 : 0, (bits & 1u) ? -1 : 0);
-    return simde_mm_castsi128_ps(m);
-}
+/* Lane masks of the 16 slot sets (all ones in the lanes of the set). */
+static const int32_t lane_masks[16][4] __attribute__((aligned(16))) = {
+    {0, 0, 0, 0},   {-1, 0, 0, 0},   {0, -1, 0, 0},   {-1, -1, 0, 0},
+    {0, 0, -1, 0},  {-1, 0, -1, 0},  {0, -1, -1, 0},  {-1, -1, -1, 0},
+    {0, 0, 0, -1},  {-1, 0, 0, -1},  {0, -1, 0, -1},  {-1, -1, 0, -1},
+    {0, 0, -1, -1}, {-1, 0, -1, -1}, {0, -1, -1, -1}, {-1, -1, -1, -1}};
+
+static v4 lane_mask(unsigned bits) { return simde_mm_load_ps((const float *)lane_masks[bits]); }
+static v4 row(const float r[4]) { return simde_mm_load_ps(r); }
 
 void simd_simplex_init(simd_simplex *s)
 {
-    memset(s, 0, sizeof *s);
+    /* Only what is read before written: empty slots take part in the
+     * four-lane dot products (times zero weights), so they must be finite. */
+    for (unsigned i = 0; i < 4; ++i) s->vert[i].w = v4_zero();
+    s->bits = 0;
+    s->last = 0;
 }
 
 int simd_simplex_contains(const simd_simplex *s, const simd_vertex *v)
@@ -38,78 +42,67 @@ void simd_simplex_add(simd_simplex *s, const simd_vertex *v)
 }
 
 /* The new point's dot products with all four slots in one vector, written
- * into its row and into its lane of every other row. */
+ * into its row and (the matrix is symmetric) into its column. */
 static void update_dots(simd_simplex *s)
 {
     const unsigned last = s->last;
     const v4 wl = s->vert[last].w;
-    const v4 row = v4_hsum4(v4_mul(s->vert[0].w, wl), v4_mul(s->vert[1].w, wl),
-                            v4_mul(s->vert[2].w, wl), v4_mul(s->vert[3].w, wl));
-    const v4 in_last = lane_mask(1u << last);
-    s->dp[0] = v4_select(in_last, v4_splat_x(row), s->dp[0]);
-    s->dp[1] = v4_select(in_last, v4_splat_y(row), s->dp[1]);
-    s->dp[2] = v4_select(in_last, v4_splat_z(row), s->dp[2]);
-    s->dp[3] = v4_select(in_last, simde_mm_shuffle_ps(row, row, SIMDE_MM_SHUFFLE(3, 3, 3, 3)), s->dp[3]);
-    s->dp[last] = row; /* its own row, whole (the selects above touched one lane) */
+    const v4 dots = v4_hsum4(v4_mul(s->vert[0].w, wl), v4_mul(s->vert[1].w, wl),
+                             v4_mul(s->vert[2].w, wl), v4_mul(s->vert[3].w, wl));
+    simde_mm_store_ps(s->dp[last], dots);
+    for (unsigned j = 0; j < 4; ++j) s->dp[j][last] = s->dp[last][j];
 }
 
 /* det[X] for one subset X (|X| >= 2): lane j is the sum over lanes of
- * det[X\{j}] * (dp[k] - dp[j]); slots outside X contribute zero vectors. */
+ * det[X\{j}] * (dp[k] - dp[j]), k the lowest slot of X\{j}; slots outside
+ * X contribute zero vectors. */
 static v4 subset_det(const simd_simplex *s, unsigned x)
 {
     v4 term[4];
     for (unsigned j = 0; j < 4; ++j) {
-        if (!(x & (1u << j))) {
-            term[j] = v4_zero();
-            continue;
-        }
         const unsigned y = x & ~(1u << j);
-        term[j] = v4_mul(s->det[y], v4_sub(s->dp[lowest[y]], s->dp[j]));
+        term[j] = (x & (1u << j)) ? v4_mul(row(s->det[y]), v4_sub(row(s->dp[lowest[y]]), row(s->dp[j]))) : v4_zero();
     }
     return v4_hsum4(term[0], term[1], term[2], term[3]);
 }
 
+/* Subsets holding the new point, each after its own subsets: x = sub + last
+ * for the nonempty subsets sub of the old simplex in increasing order (a
+ * proper subset is always numerically smaller). */
 static void update_determinants(simd_simplex *s)
 {
-    const unsigned last_bit = 1u << s->last;
-    const unsigned all = s->bits | last_bit;
+    const unsigned last_bit = 1u << s->last, old = s->bits;
     update_dots(s);
-    s->det[last_bit] = simde_mm_and_ps(lane_mask(last_bit), v4_splat(1.0f));
-    for (unsigned n = 4; n < 15; ++n) {
-        const unsigned x = by_size[n];
-        if ((x & all) != x || !(x & last_bit)) continue;
-        s->det[x] = subset_det(s, x);
-    }
+    simde_mm_store_ps(s->det[last_bit], simde_mm_and_ps(lane_mask(last_bit), v4_splat(1.0f)));
+    for (unsigned sub = old & (0u - old); sub; sub = (sub - old) & old)
+        simde_mm_store_ps(s->det[sub | last_bit], subset_det(s, sub | last_bit));
 }
 
-/* Johnson's test for subset x of the full set `all`, lanes at a time:
- * det[x] > 0 on x's lanes, det[x + i][i] <= 0 for every other i. */
+/* Johnson's test for subset x of the full set `all`: det[x][i] > 0 for i in
+ * x, det[x + i][i] <= 0 for the other points. */
 static int subset_is_closest(const simd_simplex *s, unsigned x, unsigned all)
 {
-    const v4 in_x = lane_mask(x);
-    if (!v4_all(v4_or(v4_cmpgt(s->det[x], v4_zero()), simde_mm_andnot_ps(in_x, lane_mask(15u)))))
-        return 0;
-    float grown[4] = {0, 0, 0, 0};
     for (unsigned i = 0; i < 4; ++i) {
         const unsigned bit = 1u << i;
-        if ((all & bit) && !(x & bit)) {
-            float t[4];
-            v4_store(t, s->det[x | bit]);
-            grown[i] = t[i];
+        if (!(all & bit)) continue;
+        if (x & bit) {
+            if (!(s->det[x][i] > 0.0f)) return 0;
+        } else if (s->det[x | bit][i] > 0.0f) {
+            return 0;
         }
     }
-    return !v4_any(v4_cmpgt(v4_load(grown), v4_zero()));
+    return 1;
 }
 
 static int subset_is_proper(const simd_simplex *s, unsigned x)
 {
     const v4 outside = simde_mm_andnot_ps(lane_mask(x), lane_mask(15u));
-    return v4_all(v4_or(v4_cmpgt(s->det[x], v4_zero()), outside));
+    return v4_all(v4_or(v4_cmpgt(row(s->det[x]), v4_zero()), outside));
 }
 
 static v4 subset_point(simd_simplex *s, unsigned x)
 {
-    const v4 d = simde_mm_and_ps(s->det[x], lane_mask(x));
+    const v4 d = simde_mm_and_ps(row(s->det[x]), lane_mask(x));
     const v4 lambda = v4_div(d, v4_hsum_splat(d));
     s->lambda = lambda;
     const v4 v = v4_madd(v4_splat_x(lambda), s->vert[0].w, v4_mul(v4_splat_y(lambda), s->vert[1].w));

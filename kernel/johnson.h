@@ -11,8 +11,9 @@
 
 typedef struct simd_simplex {
     simd_vertex vert[4];
-    v4 dp[4];          /* dp[i] lane j = w_i . w_j (symmetric)              */
-    v4 det[16];        /* det[X] lane i: Cramer determinant of i in X       */
+    _Alignas(16) float dp[4][4];   /* dp[i][j] = w_i . w_j, rows load as v4        */
+    _Alignas(16) float det[16][4]; /* det[X][i]: Cramer determinant of i in X (0
+                                      outside X), rows load as v4              */
     v4 lambda;         /* weights of v on the current subset (lanes)         */
     unsigned bits;     /* slots of the current simplex                       */
     unsigned last;     /* slot of the newest point                           */

@@ -178,28 +178,54 @@ MINK_INLINE vw vw_iota(void) { return simde_mm_set_ps(3, 2, 1, 0); }
 MINK_INLINE vw vw_madd(vw a, vw b, vw c) { return vw_add(vw_mul(a, b), c); }
 
 /* Horizontal max with index: the largest lane of `value` and, among equal
- * maxima, the smallest `index` (indices held as exact floats < 2^24). */
+ * maxima, the smallest `index` (indices held as exact floats < 2^24).
+ * Reduced with lane shuffles: no store, no data-dependent branch. */
+#if MINK_W_LANES == 16
+MINK_INLINE v4 vw_fold_max(vw a)
+{
+    const simde__m256 m = simde_mm256_max_ps(simde_mm512_castps512_ps256(a), simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
+    return simde_mm_max_ps(simde_mm256_castps256_ps128(m), simde_mm256_extractf128_ps(m, 1));
+}
+MINK_INLINE v4 vw_fold_min(vw a)
+{
+    const simde__m256 m = simde_mm256_min_ps(simde_mm512_castps512_ps256(a), simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
+    return simde_mm_min_ps(simde_mm256_castps256_ps128(m), simde_mm256_extractf128_ps(m, 1));
+}
+MINK_INLINE vwm vw_cmpeq(vw a, vw b)
+{
+    return simde_mm512_castsi512_ps(simde_mm512_movm_epi32(simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_EQ_OQ)));
+}
+MINK_INLINE vw vw_from_v4(v4 a) { return simde_mm512_broadcast_f32x4(a); }
+#elif MINK_W_LANES == 8
+MINK_INLINE v4 vw_fold_max(vw a) { return simde_mm_max_ps(simde_mm256_castps256_ps128(a), simde_mm256_extractf128_ps(a, 1)); }
+MINK_INLINE v4 vw_fold_min(vw a) { return simde_mm_min_ps(simde_mm256_castps256_ps128(a), simde_mm256_extractf128_ps(a, 1)); }
+MINK_INLINE vwm vw_cmpeq(vw a, vw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_EQ_OQ); }
+MINK_INLINE vw vw_from_v4(v4 a) { return simde_mm256_set_m128(a, a); }
+#else
+MINK_INLINE v4 vw_fold_max(vw a) { return a; }
+MINK_INLINE v4 vw_fold_min(vw a) { return a; }
+MINK_INLINE vwm vw_cmpeq(vw a, vw b) { return simde_mm_cmpeq_ps(a, b); }
+MINK_INLINE vw vw_from_v4(v4 a) { return a; }
+#endif
+
+/* Max of the four lanes, in every lane. */
+MINK_INLINE v4 v4_hmax_splat(v4 a)
+{
+    const v4 m = simde_mm_max_ps(a, simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    return simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+}
+MINK_INLINE v4 v4_hmin_splat(v4 a)
+{
+    const v4 m = simde_mm_min_ps(a, simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    return simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+}
+
 MINK_INLINE uint32_t vw_argmax(vw value, vw index, float *best)
 {
-    float v[MINK_W_LANES], ix[MINK_W_LANES];
-#if MINK_W_LANES == 16
-    simde_mm512_storeu_ps(v, value);
-    simde_mm512_storeu_ps(ix, index);
-#elif MINK_W_LANES == 8
-    simde_mm256_storeu_ps(v, value);
-    simde_mm256_storeu_ps(ix, index);
-#else
-    simde_mm_storeu_ps(v, value);
-    simde_mm_storeu_ps(ix, index);
-#endif
-    float bv = v[0], bi = ix[0];
-    for (int i = 1; i < MINK_W_LANES; ++i)
-        if (v[i] > bv || (v[i] == bv && ix[i] < bi)) {
-            bv = v[i];
-            bi = ix[i];
-        }
-    *best = bv;
-    return (uint32_t)bi;
+    const v4 top = v4_hmax_splat(vw_fold_max(value));
+    const vw candidates = vw_select(vw_cmpeq(value, vw_from_v4(top)), index, vw_splat(3.0e38f));
+    *best = v4_x(top);
+    return (uint32_t)v4_x(v4_hmin_splat(vw_fold_min(candidates)));
 }
 
 #endif
