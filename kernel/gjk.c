@@ -2,19 +2,22 @@
 #include "gjk.h"
 #include "tolerance.h"
 
-void simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0, simd_gjk_result *out)
+void simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
+              const simd_vertex *seed, unsigned nseed, simd_gjk_result *out)
 {
     const float touch2 = (MINK_TOUCH_REL * pair->scale) * (MINK_TOUCH_REL * pair->scale);
     const float gap2 = (MINK_GJK_GAP_REL * pair->scale) * (MINK_GJK_GAP_REL * pair->scale);
     const float margin2 = margin * margin;
     simd_simplex *s = &out->simplex;
 
-    if (!(v4_len2(v0) > 0.0f)) v0 = v4_set(1, 0, 0, 0);
-    simd_simplex_init(s);
-    const simd_vertex first = simd_support_pair(pair, v4_neg(v0));
-    simd_simplex_add(s, &first);
     v4 v;
-    simd_johnson(s, &v, MINK_TOUCH_REL * pair->scale);
+    if (nseed == 0 || !simd_johnson_seed(s, seed, nseed, MINK_TOUCH_REL * pair->scale, &v)) {
+        if (!(v4_len2(v0) > 0.0f)) v0 = v4_set(1, 0, 0, 0);
+        simd_simplex_init(s);
+        const simd_vertex first = simd_support_pair(pair, v4_neg(v0));
+        simd_simplex_add(s, &first);
+        simd_johnson(s, &v, MINK_TOUCH_REL * pair->scale);
+    }
 
     out->overlap = 0;
     out->status = MINK_OK;

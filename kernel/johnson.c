@@ -154,6 +154,27 @@ int simd_johnson(simd_simplex *s, v4 *v, float flat_tol)
     return 0;
 }
 
+int simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, float flat_tol, v4 *v)
+{
+    simd_simplex_init(s);
+    for (unsigned i = 0; i < n && i < 4; ++i) {
+        if (simd_simplex_contains(s, &pts[i])) continue;
+        simd_simplex_add(s, &pts[i]);
+        update_determinants(s);
+        s->bits |= 1u << s->last;
+    }
+    const unsigned all = s->bits;
+    if (all == 0) return 0;
+    const int full_ok = all != 15u || !tetra_is_flat(s, flat_tol);
+    for (unsigned x = 1; x < 16; ++x) {
+        if ((x & all) != x || (x == 15u && !full_ok) || !subset_is_closest(s, x, all)) continue;
+        s->bits = x;
+        *v = subset_point(s, x);
+        return 1;
+    }
+    return 0;
+}
+
 void simd_simplex_points(const simd_simplex *s, v4 *pa, v4 *pb)
 {
     const v4 l = s->lambda;

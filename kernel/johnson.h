@@ -25,6 +25,11 @@ void simd_simplex_add(simd_simplex *s, const simd_vertex *v);
 /* See ref_johnson: returns 1 via Johnson's test, 0 via the backup; a
  * tetrahedron flatter than flat_tol is never taken whole. */
 int simd_johnson(simd_simplex *s, v4 *v, float flat_tol);
+/* Warm start: loads up to four points (duplicates dropped), computes every
+ * subset's determinants and picks the subset that passes Johnson's test
+ * among all of them. Returns 0 when none does (the seed is degenerate at
+ * the new poses): the caller then starts cold. */
+int simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, float flat_tol, v4 *v);
 /* Closest points of the cores from the weights (A frame). */
 void simd_simplex_points(const simd_simplex *s, v4 *pa, v4 *pb);
 

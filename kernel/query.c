@@ -1,9 +1,13 @@
 /* Public queries of the SIMD kernel: validate, place B in A's frame once,
- * GJK on the cores, EPA when the cores overlap, radii, back to world. */
+ * GJK on the cores (warm from the pair's cache when it has one), EPA when
+ * the cores overlap, radii, back to world, cache updated. */
 #include "mink/mink.h"
+#include "cache.h"
 #include "epa.h"
 #include "gjk.h"
 #include "shape.h"
+
+#include <string.h>
 
 typedef struct simd_query {
     mink_pose pa, pb;
@@ -11,17 +15,51 @@ typedef struct simd_query {
     v4 pos_a;
     simd_pair pair;
     float ra, rb;
+    cache_state cached;
+    int have_cache;
+    simd_vertex seed[4];
+    unsigned nseed;
 } simd_query;
 
 static int query_begin(simd_query *q, const mink_shape *a, const mink_pose *pa,
-                       const mink_shape *b, const mink_pose *pb)
+                       const mink_shape *b, const mink_pose *pb, const mink_cache *cache)
 {
     if (mink_check_query(a, pa, b, pb, &q->pa, &q->pb) != 0) return 0;
     simd_pair_init(&q->pair, a, &q->pa, b, &q->pb, q->rot_a);
     q->pos_a = v4_from_vec3(q->pa.p);
     q->ra = a->radius;
     q->rb = b->radius;
+    q->have_cache = mink_cache_load(cache, a, b, &q->cached);
+    q->nseed = 0;
+    /* The cached simplex, re-evaluated at the new poses. */
+    for (unsigned i = 0; q->have_cache && i < q->cached.count; ++i) {
+        simd_vertex *v = &q->seed[q->nseed++];
+        v->ia = q->cached.ia[i];
+        v->ib = q->cached.ib[i];
+        v->pa = simd_core_point(a, v->ia);
+        v->pb = v4_add(rot_apply(q->pair.row, simd_core_point(b, v->ib)), q->pair.pos_b);
+        v->w = v4_sub(v->pb, v->pa);
+    }
     return 1;
+}
+
+/* Remembers the outcome, the axis (A frame) and the simplex's features. */
+static void remember(const simd_query *q, mink_cache *cache, cache_outcome outcome, v4 axis, const simd_simplex *s)
+{
+    if (!cache) return;
+    cache_state st;
+    memset(&st, 0, sizeof st);
+    float t[4];
+    v4_store(t, axis);
+    memcpy(st.axis, t, sizeof st.axis);
+    st.outcome = outcome;
+    for (unsigned i = 0; s && i < 4; ++i) {
+        if (!(s->bits & (1u << i))) continue;
+        st.ia[st.count] = s->vert[i].ia;
+        st.ib[st.count] = s->vert[i].ib;
+        st.count++;
+    }
+    mink_cache_store(cache, q->pair.a, q->pair.b, &st);
 }
 
 static mink_vec3 world_point(const simd_query *q, v4 p) { return v4_to_vec3(v4_add(rot_apply(q->rot_a, p), q->pos_a)); }
@@ -40,35 +78,81 @@ static v4 fallback_normal(const simd_query *q)
     return len2 > 0.0f ? v4_scale(q->pair.pos_b, 1.0f / sqrtf(len2)) : v4_set(1, 0, 0, 0);
 }
 
+/* The direction GJK starts from when cold: towards B. */
+static v4 start_axis(const simd_query *q)
+{
+    return q->have_cache ? v4_load(q->cached.axis) : q->pair.pos_b;
+}
+
+static void run_gjk(simd_query *q, simd_gjk_mode mode, simd_gjk_result *g)
+{
+    const v4 v0 = v4_xyz(start_axis(q));
+    simd_gjk(&q->pair, mode, mode == SIMD_GJK_INTERSECT ? q->ra + q->rb : 0.0f, v0, q->seed, q->nseed, g);
+}
+
+int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
+                      const mink_shape *b, const mink_pose *pb, mink_cache *cache, mink_result *info)
+{
+    simd_query q;
+    if (info) mink_result_error(info, MINK_OK);
+    if (!query_begin(&q, a, pa, b, pb, cache)) {
+        if (info) info->status = MINK_ERR_INVALID;
+        return MINK_ERR_INVALID;
+    }
+    const float margin = q.ra + q.rb;
+    if (q.have_cache && q.cached.outcome == CACHE_SEPARATED) {
+        /* Frame coherence: one support evaluation tells whether last
+         * query's axis still separates the (rounded) shapes. */
+        const v4 axis = v4_xyz(v4_load(q.cached.axis));
+        const simd_vertex w = simd_support_pair(&q.pair, v4_neg(axis));
+        const float gain = v4_dot(axis, w.w);
+        if (gain > 0.0f && gain * gain > margin * margin * v4_len2(axis)) {
+            remember(&q, cache, CACHE_SEPARATED, axis, NULL);
+            if (info) {
+                info->distance = 1.0f;
+                info->normal = v4_to_vec3(rot_apply(q.rot_a, v4_scale(axis, 1.0f / sqrtf(v4_len2(axis)))));
+                info->support_calls = q.pair.support_calls;
+            }
+            return 0;
+        }
+    }
+    simd_gjk_result g;
+    run_gjk(&q, SIMD_GJK_INTERSECT, &g);
+    remember(&q, cache, g.overlap ? CACHE_OVERLAP : CACHE_SEPARATED, g.v, &g.simplex);
+    if (info) {
+        info->iterations = info->gjk_iterations = g.iterations;
+        info->support_calls = q.pair.support_calls;
+        info->status = g.status;
+        info->distance = g.overlap ? 0.0f : 1.0f;
+        const float len2 = v4_len2(g.v);
+        if (!g.overlap && len2 > 0.0f) info->normal = v4_to_vec3(rot_apply(q.rot_a, v4_scale(g.v, 1.0f / sqrtf(len2))));
+    }
+    return g.overlap;
+}
+
 int mink_intersect(const mink_shape *a, const mink_pose *pa,
                    const mink_shape *b, const mink_pose *pb, mink_cache *cache)
 {
-    (void)cache;
-    simd_query q;
-    if (!query_begin(&q, a, pa, b, pb)) return MINK_ERR_INVALID;
-    simd_gjk_result g;
-    simd_gjk(&q.pair, SIMD_GJK_INTERSECT, q.ra + q.rb, q.pair.pos_b, &g);
-    return g.overlap;
+    return mink_intersect_ex(a, pa, b, pb, cache, NULL);
 }
 
 mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
                           const mink_shape *b, const mink_pose *pb,
                           mink_cache *cache, mink_result *out)
 {
-    (void)cache;
     simd_query q;
     if (!out) return MINK_ERR_INVALID;
-    if (!query_begin(&q, a, pa, b, pb)) {
+    if (!query_begin(&q, a, pa, b, pb, cache)) {
         mink_result_error(out, MINK_ERR_INVALID);
         return MINK_ERR_INVALID;
     }
     simd_gjk_result g;
-    simd_gjk(&q.pair, SIMD_GJK_DISTANCE, 0.0f, q.pair.pos_b, &g);
+    run_gjk(&q, SIMD_GJK_DISTANCE, &g);
     v4 pa_core, pb_core;
     simd_simplex_points(&g.simplex, &pa_core, &pb_core);
     const float dc = sqrtf(v4_len2(g.v));
     const float margin = q.ra + q.rb;
-    out->iterations = g.iterations;
+    out->iterations = out->gjk_iterations = g.iterations;
     out->status = g.status;
     if (!g.overlap && dc > margin) {
         finish(&q, pa_core, pb_core, v4_scale(g.v, 1.0f / dc), dc - margin, out);
@@ -84,6 +168,8 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
         out->normal = v4_to_vec3(rot_apply(q.rot_a, fallback_normal(&q)));
         out->point_a = out->point_b = world_point(&q, pa_core);
     }
+    out->support_calls = q.pair.support_calls;
+    remember(&q, cache, out->distance > 0.0f ? CACHE_SEPARATED : CACHE_OVERLAP, g.v, &g.simplex);
     return out->status;
 }
 
@@ -91,23 +177,24 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
                              const mink_shape *b, const mink_pose *pb,
                              mink_cache *cache, mink_result *out)
 {
-    (void)cache;
     simd_query q;
     if (!out) return MINK_ERR_INVALID;
-    if (!query_begin(&q, a, pa, b, pb)) {
+    if (!query_begin(&q, a, pa, b, pb, cache)) {
         mink_result_error(out, MINK_ERR_INVALID);
         return MINK_ERR_INVALID;
     }
     simd_gjk_result g;
-    simd_gjk(&q.pair, SIMD_GJK_DISTANCE, 0.0f, q.pair.pos_b, &g);
+    run_gjk(&q, SIMD_GJK_DISTANCE, &g);
     const float margin = q.ra + q.rb;
-    out->iterations = g.iterations;
+    out->iterations = out->gjk_iterations = g.iterations;
     out->status = g.status;
     if (!g.overlap) {
         v4 pa_core, pb_core;
         simd_simplex_points(&g.simplex, &pa_core, &pb_core);
         const float dc = sqrtf(v4_len2(g.v));
         finish(&q, pa_core, pb_core, v4_scale(g.v, 1.0f / dc), dc - margin, out);
+        out->support_calls = q.pair.support_calls;
+        remember(&q, cache, dc > margin ? CACHE_SEPARATED : CACHE_OVERLAP, g.v, &g.simplex);
         return out->status;
     }
     simd_epa_result e;
@@ -115,5 +202,7 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
     out->iterations += e.iterations;
     if (e.status != MINK_OK) out->status = e.status;
     finish(&q, e.pa, e.pb, e.normal, -(e.depth + margin), out);
+    out->support_calls = q.pair.support_calls;
+    remember(&q, cache, CACHE_OVERLAP, e.normal, &g.simplex);
     return out->status;
 }

@@ -135,6 +135,9 @@ typedef struct mink_result {
     mink_vec3 point_a;    /* witness on A, world space                           */
     mink_vec3 point_b;    /* witness on B, world space                           */
     uint32_t  iterations; /* GJK iterations plus EPA iterations                  */
+    uint32_t  gjk_iterations; /* of which GJK                                     */
+    uint32_t  support_calls;  /* support evaluations of the pair (each maps both
+                                 shapes once): the cost driver on big hulls       */
     mink_status status;
 } mink_result;
 
@@ -142,6 +145,14 @@ typedef struct mink_result {
  *  MINK_ERR_INVALID (< 0) on bad input. `cache` may be NULL. */
 MINK_API int mink_intersect(const mink_shape *a, const mink_pose *pa,
                             const mink_shape *b, const mink_pose *pb, mink_cache *cache);
+
+/** mink_intersect, reporting its work in *info (may be NULL): status,
+ *  iterations, support_calls; when separated, `normal` is a unit separating
+ *  axis (world space, from A towards B) and `distance` is 1; when overlapping
+ *  `distance` is 0. Witness points are not computed (zero). */
+MINK_API int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
+                               const mink_shape *b, const mink_pose *pb,
+                               mink_cache *cache, mink_result *info);
 
 /** GJK distance and closest points. Separated: distance > 0, the witnesses are
  *  the closest points. Overlapping: distance 0 and point_a == point_b, a point

@@ -14,6 +14,10 @@ extern "C" {
 MINK_API int mink_ref_intersect(const mink_shape *a, const mink_pose *pa,
                                 const mink_shape *b, const mink_pose *pb, mink_cache *cache);
 
+MINK_API int mink_ref_intersect_ex(const mink_shape *a, const mink_pose *pa,
+                                   const mink_shape *b, const mink_pose *pb,
+                                   mink_cache *cache, mink_result *info);
+
 MINK_API mink_status mink_ref_distance(const mink_shape *a, const mink_pose *pa,
                                        const mink_shape *b, const mink_pose *pb,
                                        mink_cache *cache, mink_result *out);

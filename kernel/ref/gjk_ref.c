@@ -14,17 +14,20 @@ void ref_simplex_points(const ref_simplex *s, v3 *pa, v3 *pb)
     *pb = b;
 }
 
-void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0, ref_gjk_result *out)
+void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
+             const ref_vertex *seed, unsigned nseed, ref_gjk_result *out)
 {
     const float touch = MINK_TOUCH_REL * pair->scale;
     const float gap_tol = MINK_GJK_GAP_REL * pair->scale;
     ref_simplex *s = &out->simplex;
 
-    if (!(v3_len2(v0) > 0.0f)) v0 = v3_make(1, 0, 0);
-    ref_simplex_init(s);
-    const ref_vertex first = ref_support_pair(pair, v3_neg(v0));
-    ref_simplex_add(s, &first);
-    ref_johnson(s, &out->v, touch);
+    if (nseed == 0 || !ref_johnson_seed(s, seed, nseed, touch, &out->v)) {
+        if (!(v3_len2(v0) > 0.0f)) v0 = v3_make(1, 0, 0);
+        ref_simplex_init(s);
+        const ref_vertex first = ref_support_pair(pair, v3_neg(v0));
+        ref_simplex_add(s, &first);
+        ref_johnson(s, &out->v, touch);
+    }
 
     out->overlap = 0;
     out->status = MINK_OK;

@@ -153,3 +153,24 @@ int ref_johnson(ref_simplex *s, v3 *v, float flat_tol)
     *v = subset_point(s, best_x);
     return 0;
 }
+
+int ref_johnson_seed(ref_simplex *s, const ref_vertex *pts, unsigned n, float flat_tol, v3 *v)
+{
+    ref_simplex_init(s);
+    for (unsigned i = 0; i < n && i < 4; ++i) {
+        if (ref_simplex_contains(s, &pts[i])) continue;
+        ref_simplex_add(s, &pts[i]);
+        update_determinants(s);
+        s->bits |= 1u << s->last;
+    }
+    const unsigned all = s->bits;
+    if (all == 0) return 0;
+    const int full_ok = all != 15u || tetra_height(s) > flat_tol;
+    for (unsigned x = 1; x < 16; ++x) {
+        if ((x & all) != x || (x == 15u && !full_ok) || !subset_is_closest(s, x, all)) continue;
+        s->bits = x;
+        *v = subset_point(s, x);
+        return 1;
+    }
+    return 0;
+}

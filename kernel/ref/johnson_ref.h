@@ -37,6 +37,10 @@ void ref_simplex_add(ref_simplex *s, const ref_vertex *v);
  * triangle's plane is never taken whole: its Cramer determinants are then
  * rounding noise (a capsule's parallel edges make such parallelograms). */
 int ref_johnson(ref_simplex *s, v3 *v, float flat_tol);
+/* Warm start: loads up to four points (duplicates dropped), computes every
+ * subset's determinants and keeps the subset passing Johnson's test among
+ * all of them. Returns 0 when none does (the caller starts cold). */
+int ref_johnson_seed(ref_simplex *s, const ref_vertex *pts, unsigned n, float flat_tol, v3 *v);
 /* Number of points in the current simplex. */
 unsigned ref_simplex_count(const ref_simplex *s);
 

@@ -1,26 +1,68 @@
 /* Public entry points of the scalar reference: validate, move B into A's
- * frame, GJK on the cores, EPA when the cores overlap, radii, back to world. */
+ * frame, GJK on the cores (warm from the pair's cache when it has one), EPA
+ * when the cores overlap, radii, back to world, cache updated. */
 #include "mink/mink_ref.h"
+#include "cache.h"
 #include "epa_ref.h"
 #include "gjk_ref.h"
 #include "shape.h"
+
+#include <string.h>
 
 typedef struct ref_query {
     mink_pose pa, pb;   /* validated, unit quaternions */
     m33 rot_a;          /* A local -> world            */
     ref_pair pair;
     float ra, rb;
+    cache_state cached;
+    int have_cache;
+    ref_vertex seed[4]; /* the cached simplex at the new poses */
+    unsigned nseed;
 } ref_query;
 
 static int query_begin(ref_query *q, const mink_shape *a, const mink_pose *pa,
-                       const mink_shape *b, const mink_pose *pb)
+                       const mink_shape *b, const mink_pose *pb, const mink_cache *cache)
 {
     if (mink_check_query(a, pa, b, pb, &q->pa, &q->pb) != 0) return 0;
     q->rot_a = m33_from_quat(q->pa.q);
     ref_pair_init(&q->pair, a, &q->pa, b, &q->pb);
     q->ra = a->radius;
     q->rb = b->radius;
+    q->have_cache = mink_cache_load(cache, a, b, &q->cached);
+    q->nseed = 0;
+    for (unsigned i = 0; q->have_cache && i < q->cached.count; ++i) {
+        ref_vertex *v = &q->seed[q->nseed++];
+        v->ia = q->cached.ia[i];
+        v->ib = q->cached.ib[i];
+        v->pa = ref_core_point(a, v->ia);
+        v->pb = v3_add(m33_mul(&q->pair.rot_b, ref_core_point(b, v->ib)), q->pair.pos_b);
+        v->w = v3_sub(v->pb, v->pa);
+    }
     return 1;
+}
+
+static void remember(const ref_query *q, mink_cache *cache, cache_outcome outcome, v3 axis, const ref_simplex *s)
+{
+    if (!cache) return;
+    cache_state st;
+    memset(&st, 0, sizeof st);
+    st.axis[0] = axis.x;
+    st.axis[1] = axis.y;
+    st.axis[2] = axis.z;
+    st.outcome = outcome;
+    for (unsigned i = 0; s && i < 4; ++i) {
+        if (!(s->bits & (1u << i))) continue;
+        st.ia[st.count] = s->vert[i].ia;
+        st.ib[st.count] = s->vert[i].ib;
+        st.count++;
+    }
+    mink_cache_store(cache, q->pair.a, q->pair.b, &st);
+}
+
+static void run_gjk(ref_query *q, ref_gjk_mode mode, ref_gjk_result *g)
+{
+    const v3 v0 = q->have_cache ? v3_make(q->cached.axis[0], q->cached.axis[1], q->cached.axis[2]) : q->pair.pos_b;
+    ref_gjk(&q->pair, mode, mode == REF_GJK_INTERSECT ? q->ra + q->rb : 0.0f, v0, q->seed, q->nseed, g);
 }
 
 static v3 world_point(const ref_query *q, v3 p) { return v3_add(m33_mul(&q->rot_a, p), q->pa.p); }
@@ -42,35 +84,68 @@ static v3 fallback_normal(const ref_query *q)
     return len > 0.0f ? v3_scale(q->pair.pos_b, 1.0f / len) : v3_make(1, 0, 0);
 }
 
+int mink_ref_intersect_ex(const mink_shape *a, const mink_pose *pa,
+                          const mink_shape *b, const mink_pose *pb, mink_cache *cache, mink_result *info)
+{
+    ref_query q;
+    if (info) mink_result_error(info, MINK_OK);
+    if (!query_begin(&q, a, pa, b, pb, cache)) {
+        if (info) info->status = MINK_ERR_INVALID;
+        return MINK_ERR_INVALID;
+    }
+    const float margin = q.ra + q.rb;
+    if (q.have_cache && q.cached.outcome == CACHE_SEPARATED) {
+        /* Does last query's axis still separate? One support evaluation. */
+        const v3 axis = v3_make(q.cached.axis[0], q.cached.axis[1], q.cached.axis[2]);
+        const ref_vertex w = ref_support_pair(&q.pair, v3_neg(axis));
+        const float gain = v3_dot(axis, w.w);
+        if (gain > 0.0f && gain * gain > margin * margin * v3_len2(axis)) {
+            remember(&q, cache, CACHE_SEPARATED, axis, NULL);
+            if (info) {
+                info->distance = 1.0f;
+                info->normal = m33_mul(&q.rot_a, v3_scale(axis, 1.0f / v3_len(axis)));
+                info->support_calls = q.pair.support_calls;
+            }
+            return 0;
+        }
+    }
+    ref_gjk_result g;
+    run_gjk(&q, REF_GJK_INTERSECT, &g);
+    remember(&q, cache, g.overlap ? CACHE_OVERLAP : CACHE_SEPARATED, g.v, &g.simplex);
+    if (info) {
+        info->iterations = info->gjk_iterations = g.iterations;
+        info->support_calls = q.pair.support_calls;
+        info->status = g.status;
+        info->distance = g.overlap ? 0.0f : 1.0f;
+        const float len = v3_len(g.v);
+        if (!g.overlap && len > 0.0f) info->normal = m33_mul(&q.rot_a, v3_scale(g.v, 1.0f / len));
+    }
+    return g.overlap;
+}
+
 int mink_ref_intersect(const mink_shape *a, const mink_pose *pa,
                        const mink_shape *b, const mink_pose *pb, mink_cache *cache)
 {
-    (void)cache;
-    ref_query q;
-    if (!query_begin(&q, a, pa, b, pb)) return MINK_ERR_INVALID;
-    ref_gjk_result g;
-    ref_gjk(&q.pair, REF_GJK_INTERSECT, q.ra + q.rb, q.pair.pos_b, &g);
-    return g.overlap;
+    return mink_ref_intersect_ex(a, pa, b, pb, cache, NULL);
 }
 
 mink_status mink_ref_distance(const mink_shape *a, const mink_pose *pa,
                               const mink_shape *b, const mink_pose *pb,
                               mink_cache *cache, mink_result *out)
 {
-    (void)cache;
     ref_query q;
     if (!out) return MINK_ERR_INVALID;
-    if (!query_begin(&q, a, pa, b, pb)) {
+    if (!query_begin(&q, a, pa, b, pb, cache)) {
         mink_result_error(out, MINK_ERR_INVALID);
         return MINK_ERR_INVALID;
     }
     ref_gjk_result g;
-    ref_gjk(&q.pair, REF_GJK_DISTANCE, 0.0f, q.pair.pos_b, &g);
+    run_gjk(&q, REF_GJK_DISTANCE, &g);
     v3 pa_core, pb_core;
     ref_simplex_points(&g.simplex, &pa_core, &pb_core);
     const float dc = v3_len(g.v);
     const float margin = q.ra + q.rb;
-    out->iterations = g.iterations;
+    out->iterations = out->gjk_iterations = g.iterations;
     out->status = g.status;
 
     if (!g.overlap && dc > margin) {
@@ -88,6 +163,8 @@ mink_status mink_ref_distance(const mink_shape *a, const mink_pose *pa,
         out->normal = m33_mul(&q.rot_a, fallback_normal(&q));
         out->point_a = out->point_b = world_point(&q, pa_core);
     }
+    out->support_calls = q.pair.support_calls;
+    remember(&q, cache, out->distance > 0.0f ? CACHE_SEPARATED : CACHE_OVERLAP, g.v, &g.simplex);
     return out->status;
 }
 
@@ -95,17 +172,16 @@ mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
                                  const mink_shape *b, const mink_pose *pb,
                                  mink_cache *cache, mink_result *out)
 {
-    (void)cache;
     ref_query q;
     if (!out) return MINK_ERR_INVALID;
-    if (!query_begin(&q, a, pa, b, pb)) {
+    if (!query_begin(&q, a, pa, b, pb, cache)) {
         mink_result_error(out, MINK_ERR_INVALID);
         return MINK_ERR_INVALID;
     }
     ref_gjk_result g;
-    ref_gjk(&q.pair, REF_GJK_DISTANCE, 0.0f, q.pair.pos_b, &g);
+    run_gjk(&q, REF_GJK_DISTANCE, &g);
     const float margin = q.ra + q.rb;
-    out->iterations = g.iterations;
+    out->iterations = out->gjk_iterations = g.iterations;
     out->status = g.status;
 
     if (!g.overlap) {
@@ -115,6 +191,8 @@ mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
         ref_simplex_points(&g.simplex, &pa_core, &pb_core);
         const float dc = v3_len(g.v);
         finish(&q, pa_core, pb_core, v3_scale(g.v, 1.0f / dc), dc - margin, out);
+        out->support_calls = q.pair.support_calls;
+        remember(&q, cache, dc > margin ? CACHE_SEPARATED : CACHE_OVERLAP, g.v, &g.simplex);
         return out->status;
     }
     ref_epa_result e;
@@ -122,5 +200,7 @@ mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
     out->iterations += e.iterations;
     if (e.status != MINK_OK) out->status = e.status;
     finish(&q, e.pa, e.pb, e.normal, -(e.depth + margin), out);
+    out->support_calls = q.pair.support_calls;
+    remember(&q, cache, CACHE_OVERLAP, e.normal, &g.simplex);
     return out->status;
 }

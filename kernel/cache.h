@@ -1,0 +1,35 @@
+/* The per-pair cache (mink_cache) behind its opaque words: what a query
+ * leaves for the next query of the same pair. Shared by both kernels.
+ *
+ * Layout, 16 words: a checksum over the rest, the pair's fingerprint (shape
+ * types and sizes), the last axis in A's local frame, the last simplex as
+ * core feature indices of A and B (hull vertex, box corner zyx bits,
+ * capsule end), the point count, the last outcome and how many queries in
+ * a row it has held. Anything that fails to check out (checksum, fingerprint,
+ * non-finite axis, an index out of range) is treated as an empty cache. */
+#ifndef MINK_CACHE_H
+#define MINK_CACHE_H
+
+#include "mink/mink.h"
+
+typedef enum cache_outcome {
+    CACHE_EMPTY = 0,
+    CACHE_SEPARATED = 1,  /* the axis separates the shapes (rounded ones too) */
+    CACHE_OVERLAP = 2     /* the simplex held the origin; axis = contact normal */
+} cache_outcome;
+
+typedef struct cache_state {
+    float axis[3];        /* A local frame; not unit                          */
+    uint32_t ia[4], ib[4];
+    uint32_t count;       /* simplex points, 0..4                             */
+    uint32_t outcome;     /* cache_outcome                                    */
+    uint32_t frames;      /* consecutive queries with the same outcome        */
+} cache_state;
+
+/* Reads a cache for the pair (a, b); returns 0 (and an empty state) when the
+ * cache is NULL, empty, foreign or corrupt. */
+int mink_cache_load(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st);
+/* Writes a state; counts frames when the outcome repeats. */
+void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, const cache_state *st);
+
+#endif
