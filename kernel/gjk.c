@@ -25,7 +25,10 @@ void simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
 
     for (;;) {
         const float vv = v4_len2(v);
-        if (vv <= touch2 || (mode == SIMD_GJK_INTERSECT && vv <= margin2)) {
+        /* four points around the origin (a warm seed can start that way), the
+         * origin on the simplex up to rounding, or (intersect) cores within
+         * the margin: |v| bounds the core distance from above */
+        if (s->bits == 15u || vv <= touch2 || (mode == SIMD_GJK_INTERSECT && vv <= margin2)) {
             out->overlap = 1;
             break;
         }

@@ -36,8 +36,9 @@ void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
 
     for (;;) {
         const float vv = v3_len2(v);
-        /* The origin lies on the simplex up to rounding: the cores touch. */
-        if (vv <= touch * touch) {
+        /* Four points around the origin (a warm seed can start that way), or
+         * the origin on the simplex up to rounding: the cores overlap/touch. */
+        if (s->bits == 15u || vv <= touch * touch) {
             out->overlap = 1;
             break;
         }
