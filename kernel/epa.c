@@ -295,14 +295,31 @@ static int expand(simd_poly *P, unsigned f0, unsigned iw)
     return 1;
 }
 
-static void face_answer(const simd_poly *P, unsigned f, simd_epa_result *out)
+/* Barycentric weights (unnormalized, lanes x y z) of the origin's
+ * projection d * n on face f: the signed sub-triangle areas along n. */
+static v4 face_weights(const simd_poly *P, unsigned f)
 {
-    const simd_vertex *A = &P->vert[P->fv[f][0]], *B = &P->vert[P->fv[f][1]], *C = &P->vert[P->fv[f][2]];
     const v4 n = face_normal(P, f);
     const v4 p = v4_scale(n, P->d[f]);
-    const v4 pa = v4_sub(A->w, p), pb = v4_sub(B->w, p), pc = v4_sub(C->w, p);
-    /* the three sub-triangle areas along n in one vector, clamped at 0 */
-    v4 bary = v4_hsum4(v4_mul(n, v4_cross(pb, pc)), v4_mul(n, v4_cross(pc, pa)), v4_mul(n, v4_cross(pa, pb)), v4_zero());
+    const v4 a = v4_sub(P->vert[P->fv[f][0]].w, p), b = v4_sub(P->vert[P->fv[f][1]].w, p), c = v4_sub(P->vert[P->fv[f][2]].w, p);
+    return v4_hsum4(v4_mul(n, v4_cross(b, c)), v4_mul(n, v4_cross(c, a)), v4_mul(n, v4_cross(a, b)), v4_zero());
+}
+
+/* Witnesses from the barycentric coordinates of the origin's projection on
+ * the closest face; among faces within `tol` of it (a flat polytope face
+ * split in triangles), the one that holds the projection. */
+static void face_answer(const simd_poly *P, unsigned f, float tol, simd_epa_result *out)
+{
+    v4 bary = face_weights(P, f);
+    for (unsigned g = 0; g < P->nf && v4_any(v4_cmpgt(v4_zero(), bary)); ++g) {
+        if (g == f || !alive(P, g) || P->d[g] > P->d[f] + tol) continue;
+        const v4 bg = face_weights(P, g);
+        if (!v4_any(v4_cmpgt(v4_zero(), bg))) {
+            f = g;
+            bary = bg;
+        }
+    }
+    const simd_vertex *A = &P->vert[P->fv[f][0]], *B = &P->vert[P->fv[f][1]], *C = &P->vert[P->fv[f][2]];
     bary = v4_max(bary, v4_zero());
     float sum = v4_x(v4_hsum_splat(bary));
     if (!(sum > 0.0f)) {
@@ -314,7 +331,7 @@ static void face_answer(const simd_poly *P, unsigned f, simd_epa_result *out)
     out->pa = v4_madd(t, C->pa, v4_madd(v, B->pa, v4_mul(u, A->pa)));
     out->pb = v4_madd(t, C->pb, v4_madd(v, B->pb, v4_mul(u, A->pb)));
     out->depth = P->d[f] > 0.0f ? P->d[f] : 0.0f;
-    out->normal = v4_neg(n);
+    out->normal = v4_neg(face_normal(P, f));
 }
 
 void simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out)
@@ -335,7 +352,7 @@ void simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out)
     const float tol = MINK_EPA_GAIN_REL * pair->scale;
     for (;;) {
         const unsigned f = closest_face(&P);
-        face_answer(&P, f, out);
+        face_answer(&P, f, tol, out);
         if (out->iterations >= MINK_EPA_MAX_VERTICES) {
             out->status = MINK_MAX_ITERATIONS; /* cap: the closest face so far */
             return;

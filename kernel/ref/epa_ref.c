@@ -289,29 +289,45 @@ static int expand(epa_poly *P, unsigned f0, unsigned iw)
     return 1;
 }
 
-/* Witnesses from the barycentric coordinates of the origin's projection
- * d * n on the face. */
-static void face_answer(const epa_poly *P, const epa_face *F, ref_epa_result *out)
+/* Signed sub-triangle areas along the normal: the barycentric weights of
+ * the origin's projection d * n, unnormalized (all >= 0 when it is inside). */
+static v3 face_weights(const epa_poly *P, const epa_face *F)
 {
-    const ref_vertex *A = &P->vert[F->v[0]], *B = &P->vert[F->v[1]], *C = &P->vert[F->v[2]];
     const v3 p = v3_scale(F->n, F->d);
-    /* sub-triangle areas along the normal: stable for a unit normal */
-    float u = v3_dot(F->n, v3_cross(v3_sub(B->w, p), v3_sub(C->w, p)));
-    float v = v3_dot(F->n, v3_cross(v3_sub(C->w, p), v3_sub(A->w, p)));
-    float t = v3_dot(F->n, v3_cross(v3_sub(A->w, p), v3_sub(B->w, p)));
-    if (u < 0.0f) u = 0.0f;
-    if (v < 0.0f) v = 0.0f;
-    if (t < 0.0f) t = 0.0f;
-    float sum = u + v + t;
+    const v3 a = v3_sub(P->vert[F->v[0]].w, p), b = v3_sub(P->vert[F->v[1]].w, p), c = v3_sub(P->vert[F->v[2]].w, p);
+    return v3_make(v3_dot(F->n, v3_cross(b, c)), v3_dot(F->n, v3_cross(c, a)), v3_dot(F->n, v3_cross(a, b)));
+}
+
+static int weights_inside(v3 u) { return u.x >= 0.0f && u.y >= 0.0f && u.z >= 0.0f; }
+
+/* Witnesses from the barycentric coordinates of the origin's projection on
+ * the closest face. A flat polytope face is often split into triangles of
+ * equal distance; the projection lies in one of them, so among the faces
+ * within `tol` of the closest, prefer the one that holds it. */
+static void face_answer(const epa_poly *P, const epa_face *F, float tol, ref_epa_result *out)
+{
+    v3 u = face_weights(P, F);
+    for (unsigned g = 0; g < P->nf && !weights_inside(u); ++g) {
+        const epa_face *G = &P->face[g];
+        if (!G->alive || G == F || G->d > F->d + tol) continue;
+        const v3 ug = face_weights(P, G);
+        if (weights_inside(ug)) {
+            F = G;
+            u = ug;
+        }
+    }
+    const ref_vertex *A = &P->vert[F->v[0]], *B = &P->vert[F->v[1]], *C = &P->vert[F->v[2]];
+    if (u.x < 0.0f) u.x = 0.0f;
+    if (u.y < 0.0f) u.y = 0.0f;
+    if (u.z < 0.0f) u.z = 0.0f;
+    float sum = u.x + u.y + u.z;
     if (!(sum > 0.0f)) {
-        u = v = t = 1.0f;
+        u = v3_make(1, 1, 1);
         sum = 3.0f;
     }
-    u /= sum;
-    v /= sum;
-    t /= sum;
-    out->pa = v3_add(v3_add(v3_scale(A->pa, u), v3_scale(B->pa, v)), v3_scale(C->pa, t));
-    out->pb = v3_add(v3_add(v3_scale(A->pb, u), v3_scale(B->pb, v)), v3_scale(C->pb, t));
+    u = v3_scale(u, 1.0f / sum);
+    out->pa = v3_add(v3_add(v3_scale(A->pa, u.x), v3_scale(B->pa, u.y)), v3_scale(C->pa, u.z));
+    out->pb = v3_add(v3_add(v3_scale(A->pb, u.x), v3_scale(B->pb, u.y)), v3_scale(C->pb, u.z));
     out->depth = F->d > 0.0f ? F->d : 0.0f;
     out->normal = v3_neg(F->n);
 }
@@ -336,7 +352,7 @@ void ref_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *out)
     for (;;) {
         const unsigned f = closest_face(&P);
         const epa_face best = P.face[f];
-        face_answer(&P, &best, out);
+        face_answer(&P, &P.face[f], tol, out);
         if (out->iterations >= MINK_EPA_MAX_VERTICES) {
             out->status = MINK_MAX_ITERATIONS; /* cap: the closest face so far */
             return;
