@@ -21,6 +21,7 @@
 #define MINK_SIMD_NAME "avx512"
 #elif defined(__AVX2__) && !defined(SIMDE_NO_NATIVE)
 #include <simde/x86/avx2.h>
+#include <simde/x86/fma.h>
 #define MINK_W_LANES 8
 #define MINK_SIMD_NAME "avx2"
 #else
@@ -134,6 +135,8 @@ MINK_INLINE vw vw_select(vwm m, vw a, vw b)
 {
     return simde_mm512_mask_blend_ps(simde_mm512_movepi32_mask(simde_mm512_castps_si512(m)), b, a);
 }
+MINK_INLINE vwm vw_and(vwm a, vwm b) { return simde_mm512_castsi512_ps(simde_mm512_and_si512(simde_mm512_castps_si512(a), simde_mm512_castps_si512(b))); }
+MINK_INLINE vwm vw_or(vwm a, vwm b) { return simde_mm512_castsi512_ps(simde_mm512_or_si512(simde_mm512_castps_si512(a), simde_mm512_castps_si512(b))); }
 MINK_INLINE int vw_any(vwm m) { return simde_mm512_movepi32_mask(simde_mm512_castps_si512(m)) != 0; }
 MINK_INLINE int vw_all(vwm m) { return simde_mm512_movepi32_mask(simde_mm512_castps_si512(m)) == 0xffff; }
 MINK_INLINE vw vw_iota(void)
@@ -153,6 +156,8 @@ MINK_INLINE vw vw_min(vw a, vw b) { return simde_mm256_min_ps(a, b); }
 MINK_INLINE vw vw_max(vw a, vw b) { return simde_mm256_max_ps(a, b); }
 MINK_INLINE vwm vw_cmpgt(vw a, vw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ); }
 MINK_INLINE vw vw_select(vwm m, vw a, vw b) { return simde_mm256_blendv_ps(b, a, m); }
+MINK_INLINE vwm vw_and(vwm a, vwm b) { return simde_mm256_and_ps(a, b); }
+MINK_INLINE vwm vw_or(vwm a, vwm b) { return simde_mm256_or_ps(a, b); }
 MINK_INLINE int vw_any(vwm m) { return !simde_mm256_testz_ps(m, m); }
 MINK_INLINE int vw_all(vwm m) { return simde_mm256_movemask_ps(m) == 0xff; }
 MINK_INLINE vw vw_iota(void) { return simde_mm256_set_ps(7, 6, 5, 4, 3, 2, 1, 0); }
@@ -169,6 +174,8 @@ MINK_INLINE vw vw_min(vw a, vw b) { return simde_mm_min_ps(a, b); }
 MINK_INLINE vw vw_max(vw a, vw b) { return simde_mm_max_ps(a, b); }
 MINK_INLINE vwm vw_cmpgt(vw a, vw b) { return simde_mm_cmpgt_ps(a, b); }
 MINK_INLINE vw vw_select(vwm m, vw a, vw b) { return simde_mm_blendv_ps(b, a, m); }
+MINK_INLINE vwm vw_and(vwm a, vwm b) { return simde_mm_and_ps(a, b); }
+MINK_INLINE vwm vw_or(vwm a, vwm b) { return simde_mm_or_ps(a, b); }
 MINK_INLINE int vw_any(vwm m) { return v4_any(m); }
 MINK_INLINE int vw_all(vwm m) { return v4_all(m); }
 MINK_INLINE vw vw_iota(void) { return simde_mm_set_ps(3, 2, 1, 0); }
@@ -176,6 +183,17 @@ MINK_INLINE vw vw_iota(void) { return simde_mm_set_ps(3, 2, 1, 0); }
 
 /* a*b + c, rounded twice (deterministic across FMA and non-FMA targets). */
 MINK_INLINE vw vw_madd(vw a, vw b, vw c) { return vw_add(vw_mul(a, b), c); }
+/* a*b + c fused where the target has FMA (one rounding), else vw_madd:
+ * explicit, so results depend on the build's backend, never on the
+ * compiler's contraction choices. Used in scans, where only the order of
+ * candidates matters. */
+#if MINK_W_LANES == 16
+MINK_INLINE vw vw_fma(vw a, vw b, vw c) { return simde_mm512_fmadd_ps(a, b, c); }
+#elif MINK_W_LANES == 8 && defined(__FMA__)
+MINK_INLINE vw vw_fma(vw a, vw b, vw c) { return simde_mm256_fmadd_ps(a, b, c); }
+#else
+MINK_INLINE vw vw_fma(vw a, vw b, vw c) { return vw_madd(a, b, c); }
+#endif
 
 /* Horizontal max with index: the largest lane of `value` and, among equal
  * maxima, the smallest `index` (indices held as exact floats < 2^24).

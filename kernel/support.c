@@ -54,21 +54,36 @@ static uint32_t mask_bits(v4m m)
     return (uint32_t)v4_x(v4_hsum_splat(w));
 }
 
+/* One lane-width of dot products folded into a running max and its index. */
+#define SCAN_STEP(best, best_i, idx, i)                                                                \
+    do {                                                                                               \
+        const vw dot_ = vw_fma(vw_load(s->z + (i)), dz, vw_fma(vw_load(s->y + (i)), dy, vw_mul(vw_load(s->x + (i)), dx))); \
+        const vwm better_ = vw_cmpgt(dot_, best);                                                     \
+        best = vw_select(better_, dot_, best);                                                         \
+        best_i = vw_select(better_, idx, best_i);                                                      \
+    } while (0)
+
 static v4 hull_support(const mink_shape *s, v4 d, uint32_t *index)
 {
     const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
-    const vw step = vw_splat((float)MINK_W_LANES);
-    vw best = vw_splat(-INFINITY), best_i = vw_splat(0.0f), idx = vw_iota();
-    /* Padding lanes copy vertex 0: they can tie, never win (lowest index). */
-    for (uint32_t i = 0; i < s->padded; i += MINK_W_LANES) {
-        const vw dot = vw_madd(vw_load(s->z + i), dz, vw_madd(vw_load(s->y + i), dy, vw_mul(vw_load(s->x + i), dx)));
-        const vwm better = vw_cmpgt(dot, best);
-        best = vw_select(better, dot, best);
-        best_i = vw_select(better, idx, best_i);
-        idx = vw_add(idx, step);
+    const vw step = vw_splat(2.0f * MINK_W_LANES);
+    /* Two independent running maxima (even and odd steps) hide the latency
+     * of the compare-select chain; each keeps its first maximum per lane.
+     * Padding lanes copy vertex 0: they can tie, never win (lowest index). */
+    vw best0 = vw_splat(-INFINITY), best_i0 = vw_splat(0.0f), idx0 = vw_iota();
+    vw best1 = best0, best_i1 = best_i0, idx1 = vw_add(idx0, vw_splat((float)MINK_W_LANES));
+    uint32_t i = 0;
+    for (; i + 2 * MINK_W_LANES <= s->padded; i += 2 * MINK_W_LANES) {
+        SCAN_STEP(best0, best_i0, idx0, i);
+        SCAN_STEP(best1, best_i1, idx1, i + MINK_W_LANES);
+        idx0 = vw_add(idx0, step);
+        idx1 = vw_add(idx1, step);
     }
+    if (i < s->padded) SCAN_STEP(best0, best_i0, idx0, i);
+    /* merge: the larger value, or on a tie the lower index */
+    const vwm take1 = vw_or(vw_cmpgt(best1, best0), vw_and(vw_cmpeq(best1, best0), vw_cmpgt(best_i0, best_i1)));
     float top;
-    uint32_t k = vw_argmax(best, best_i, &top);
+    uint32_t k = vw_argmax(vw_select(take1, best1, best0), vw_select(take1, best_i1, best_i0), &top);
     if (k >= s->count) k = 0; /* only if every dot is NaN: cannot happen for finite input */
     *index = k;
     return v4_set(s->x[k], s->y[k], s->z[k], 0.0f);
