@@ -1,6 +1,8 @@
 /* Johnson's subalgorithm, SIMD kernel. */
 #include "johnson.h"
 
+#include <string.h>
+
 
 static const unsigned char lowest[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
 
@@ -16,9 +18,11 @@ static v4 row(const float r[4]) { return simde_mm_load_ps(r); }
 
 void simd_simplex_init(simd_simplex *s)
 {
-    /* Only what is read before written: empty slots take part in the
-     * four-lane dot products (times zero weights), so they must be finite. */
+    /* Empty slots and not yet computed subsets take part in four-lane
+     * products (under zero weights or masks), so they must be finite. */
     for (unsigned i = 0; i < 4; ++i) s->vert[i].w = v4_zero();
+    memset(s->dp, 0, sizeof s->dp);
+    memset(s->det, 0, sizeof s->det);
     s->bits = 0;
     s->last = 0;
 }
@@ -54,16 +58,17 @@ static void update_dots(simd_simplex *s)
 }
 
 /* det[X] for one subset X (|X| >= 2): lane j is the sum over lanes of
- * det[X\{j}] * (dp[k] - dp[j]), k the lowest slot of X\{j}; slots outside
- * X contribute zero vectors. */
+ * det[X\{j}] * (dp[k] - dp[j]), k the lowest slot of X\{j}. Branch-free:
+ * all four terms are formed (for j outside X they read X's own stale, finite
+ * row) and the lanes outside X are masked to zero at the end. */
 static v4 subset_det(const simd_simplex *s, unsigned x)
 {
-    v4 term[4];
-    for (unsigned j = 0; j < 4; ++j) {
-        const unsigned y = x & ~(1u << j);
-        term[j] = (x & (1u << j)) ? v4_mul(row(s->det[y]), v4_sub(row(s->dp[lowest[y]]), row(s->dp[j]))) : v4_zero();
-    }
-    return v4_hsum4(term[0], term[1], term[2], term[3]);
+    const unsigned y0 = x & ~1u, y1 = x & ~2u, y2 = x & ~4u, y3 = x & ~8u;
+    const v4 t0 = v4_mul(row(s->det[y0]), v4_sub(row(s->dp[lowest[y0]]), row(s->dp[0])));
+    const v4 t1 = v4_mul(row(s->det[y1]), v4_sub(row(s->dp[lowest[y1]]), row(s->dp[1])));
+    const v4 t2 = v4_mul(row(s->det[y2]), v4_sub(row(s->dp[lowest[y2]]), row(s->dp[2])));
+    const v4 t3 = v4_mul(row(s->det[y3]), v4_sub(row(s->dp[lowest[y3]]), row(s->dp[3])));
+    return simde_mm_and_ps(v4_hsum4(t0, t1, t2, t3), lane_mask(x));
 }
 
 /* Subsets holding the new point, each after its own subsets: x = sub + last
@@ -78,20 +83,16 @@ static void update_determinants(simd_simplex *s)
         simde_mm_store_ps(s->det[sub | last_bit], subset_det(s, sub | last_bit));
 }
 
-/* Johnson's test for subset x of the full set `all`: det[x][i] > 0 for i in
- * x, det[x + i][i] <= 0 for the other points. */
+/* Johnson's test for subset x of the full set `all`, four lanes at once:
+ * det[x][i] > 0 for i in x, det[x + i][i] <= 0 for the other points. Rows of
+ * subsets outside `all` are stale but finite, and masked out. */
 static int subset_is_closest(const simd_simplex *s, unsigned x, unsigned all)
 {
-    for (unsigned i = 0; i < 4; ++i) {
-        const unsigned bit = 1u << i;
-        if (!(all & bit)) continue;
-        if (x & bit) {
-            if (!(s->det[x][i] > 0.0f)) return 0;
-        } else if (s->det[x | bit][i] > 0.0f) {
-            return 0;
-        }
-    }
-    return 1;
+    const v4 zero = v4_zero();
+    const v4 not_x = lane_mask(15u & ~x);
+    if (!v4_all(v4_or(v4_cmpgt(row(s->det[x]), zero), not_x))) return 0;
+    const v4 grown = v4_set(s->det[x | 1u][0], s->det[x | 2u][1], s->det[x | 4u][2], s->det[x | 8u][3]);
+    return !v4_any(v4_and(v4_cmpgt(grown, zero), lane_mask(all & ~x)));
 }
 
 static int subset_is_proper(const simd_simplex *s, unsigned x)

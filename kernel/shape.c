@@ -104,10 +104,15 @@ mink_status mink_hull_init(mink_shape *out, void *mem, size_t mem_bytes,
     return MINK_OK;
 }
 
+/* x - x is 0 for finite x and NaN for NaN or Inf: summing those tests a
+ * handful of floats without branches (a plain sum could overflow). */
+static float nonfinite3(float a, float b, float c) { return (a - a) + (b - b) + (c - c); }
+
 int mink_shape_is_valid(const mink_shape *s)
 {
-    if (!s || !finite_nonneg(s->radius) || !finite_nonneg(s->extent)) return 0;
-    if (!finite_nonneg(s->half[0]) || !finite_nonneg(s->half[1]) || !finite_nonneg(s->half[2]))
+    if (!s) return 0;
+    if (nonfinite3(s->radius, s->extent, s->half[0]) + nonfinite3(s->half[1], s->half[2], 0.0f) != 0.0f) return 0;
+    if ((s->radius < 0.0f) | (s->extent < 0.0f) | (s->half[0] < 0.0f) | (s->half[1] < 0.0f) | (s->half[2] < 0.0f))
         return 0;
     switch (s->type) {
     case MINK_SHAPE_SPHERE:
@@ -122,23 +127,32 @@ int mink_shape_is_valid(const mink_shape *s)
     }
 }
 
-int mink_pose_is_valid(const mink_pose *p)
+/* |q| within MINK_QUAT_UNIT_TOL of 1, tested on |q|^2 (no root). */
+static int pose_check(const mink_pose *p, float *norm2)
 {
-    if (!p || !mink_vec3_finite(p->p)) return 0;
-    const mink_quat q = p->q;
-    if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w)) return 0;
-    const float n = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    return fabsf(n - 1.0f) <= MINK_QUAT_UNIT_TOL;
+    if (nonfinite3(p->p.x, p->p.y, p->p.z) + nonfinite3(p->q.x, p->q.y, p->q.z) + nonfinite3(p->q.w, 0, 0) != 0.0f)
+        return 0;
+    const float n2 = p->q.x * p->q.x + p->q.y * p->q.y + p->q.z * p->q.z + p->q.w * p->q.w;
+    const float lo = (1.0f - MINK_QUAT_UNIT_TOL) * (1.0f - MINK_QUAT_UNIT_TOL);
+    const float hi = (1.0f + MINK_QUAT_UNIT_TOL) * (1.0f + MINK_QUAT_UNIT_TOL);
+    *norm2 = n2;
+    return n2 >= lo && n2 <= hi;
 }
 
-static mink_pose unit_pose(const mink_pose *p)
+int mink_pose_is_valid(const mink_pose *p)
+{
+    float n2;
+    return p && pose_check(p, &n2);
+}
+
+static mink_pose unit_pose(const mink_pose *p, float norm2)
 {
     mink_pose u = *p;
-    const float n = sqrtf(u.q.x * u.q.x + u.q.y * u.q.y + u.q.z * u.q.z + u.q.w * u.q.w);
-    u.q.x /= n;
-    u.q.y /= n;
-    u.q.z /= n;
-    u.q.w /= n;
+    const float inv = 1.0f / sqrtf(norm2);
+    u.q.x *= inv;
+    u.q.y *= inv;
+    u.q.z *= inv;
+    u.q.w *= inv;
     return u;
 }
 
@@ -146,10 +160,11 @@ int mink_check_query(const mink_shape *a, const mink_pose *pa,
                      const mink_shape *b, const mink_pose *pb,
                      mink_pose *pa_unit, mink_pose *pb_unit)
 {
+    float na, nb;
     if (!mink_shape_is_valid(a) || !mink_shape_is_valid(b)) return MINK_ERR_INVALID;
-    if (!mink_pose_is_valid(pa) || !mink_pose_is_valid(pb)) return MINK_ERR_INVALID;
-    *pa_unit = unit_pose(pa);
-    *pb_unit = unit_pose(pb);
+    if (!pa || !pb || !pose_check(pa, &na) || !pose_check(pb, &nb)) return MINK_ERR_INVALID;
+    *pa_unit = unit_pose(pa, na);
+    *pb_unit = unit_pose(pb, nb);
     return 0;
 }
 
