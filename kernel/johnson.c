@@ -20,7 +20,7 @@ void simd_simplex_init(simd_simplex *s)
 {
     /* Empty slots and not yet computed subsets take part in four-lane
      * products (under zero weights or masks), so they must be finite. */
-    for (unsigned i = 0; i < 4; ++i) s->vert[i].w = v4_zero();
+    memset(s->vert, 0, sizeof s->vert);
     memset(s->dp, 0, sizeof s->dp);
     memset(s->det, 0, sizeof s->det);
     s->bits = 0;
