@@ -70,37 +70,30 @@ static void remove_face(simd_poly *P, unsigned f)
     P->free_list[P->nfree++] = f;
 }
 
-static int link_all(simd_poly *P)
-{
-    for (unsigned f = 0; f < P->nf; ++f)
-        for (unsigned i = 0; i < 3; ++i) {
-            const unsigned a = P->fv[f][i], b = P->fv[f][(i + 1) % 3];
-            for (unsigned g = 0; g < P->nf && P->adj[f][i] == NO_FACE; ++g)
-                for (unsigned j = 0; j < 3; ++j)
-                    if (P->fv[g][j] == b && P->fv[g][(j + 1) % 3] == a) {
-                        P->adj[f][i] = g;
-                        P->adj_edge[f][i] = j;
-                    }
-            if (P->adj[f][i] == NO_FACE) return 0;
-        }
-    return 1;
-}
-
-static int add_outward_face(simd_poly *P, unsigned a, unsigned b, unsigned c, v4 inside)
-{
-    const v4 n = v4_cross(v4_sub(P->vert[b].w, P->vert[a].w), v4_sub(P->vert[c].w, P->vert[a].w));
-    const int flip = v4_dot(n, v4_sub(inside, P->vert[a].w)) > 0.0f;
-    return add_face(P, a, flip ? c : b, flip ? b : c) != NO_FACE;
-}
-
+/* The starting tetrahedron over vertices 0..3 with its adjacency written
+ * out: once vertex 3 lies on the positive side of (v1-v0) x (v2-v0) (swap
+ * 1 and 2 otherwise), faces (0,2,1) (0,1,3) (1,2,3) (0,3,2) face outwards. */
 static int build_start(simd_poly *P)
 {
-    v4 c = v4_zero();
-    for (unsigned i = 0; i < P->nv; ++i) c = v4_add(c, P->vert[i].w);
-    c = v4_scale(c, 1.0f / (float)P->nv);
-    const int ok = add_outward_face(P, 0, 1, 2, c) && add_outward_face(P, 0, 1, 3, c) &&
-                   add_outward_face(P, 0, 2, 3, c) && add_outward_face(P, 1, 2, 3, c);
-    return ok && link_all(P);
+    static const unsigned char faces[4][3] = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}};
+    /* adj[f][i]: the face across edge i of face f, and that edge's index there */
+    static const unsigned char adj[4][3] = {{3, 2, 1}, {0, 2, 3}, {0, 3, 1}, {1, 2, 0}};
+    static const unsigned char adj_edge[4][3] = {{2, 0, 0}, {2, 2, 0}, {1, 1, 1}, {2, 1, 0}};
+    const v4 a = P->vert[0].w;
+    const float vol = v4_dot(v4_sub(P->vert[3].w, a), v4_cross(v4_sub(P->vert[1].w, a), v4_sub(P->vert[2].w, a)));
+    if (vol < 0.0f) {
+        const simd_vertex t = P->vert[1];
+        P->vert[1] = P->vert[2];
+        P->vert[2] = t;
+    }
+    for (unsigned f = 0; f < 4; ++f) {
+        if (add_face(P, faces[f][0], faces[f][1], faces[f][2]) != f) return 0;
+        for (unsigned i = 0; i < 3; ++i) {
+            P->adj[f][i] = adj[f][i];
+            P->adj_edge[f][i] = adj_edge[f][i];
+        }
+    }
+    return 1;
 }
 
 static v4 normalized(v4 v) { return v4_scale(v, 1.0f / sqrtf(v4_len2(v))); }
@@ -295,31 +288,40 @@ static int expand(simd_poly *P, unsigned f0, unsigned iw)
     return 1;
 }
 
-/* Barycentric weights (unnormalized, lanes x y z) of the origin's
- * projection d * n on face f: the signed sub-triangle areas along n. */
-static v4 face_weights(const simd_poly *P, unsigned f)
+/* A face's data, kept across an expansion that may recycle its slot. */
+typedef struct face_snap { unsigned v[3]; v4 n; float d; } face_snap;
+
+static face_snap snapshot(const simd_poly *P, unsigned f)
 {
-    const v4 n = face_normal(P, f);
-    const v4 p = v4_scale(n, P->d[f]);
-    const v4 a = v4_sub(P->vert[P->fv[f][0]].w, p), b = v4_sub(P->vert[P->fv[f][1]].w, p), c = v4_sub(P->vert[P->fv[f][2]].w, p);
-    return v4_hsum4(v4_mul(n, v4_cross(b, c)), v4_mul(n, v4_cross(c, a)), v4_mul(n, v4_cross(a, b)), v4_zero());
+    face_snap F = {{P->fv[f][0], P->fv[f][1], P->fv[f][2]}, face_normal(P, f), P->d[f]};
+    return F;
+}
+
+/* Barycentric weights (unnormalized, lanes x y z) of the origin's
+ * projection d * n on a face: the signed sub-triangle areas along n. */
+static v4 face_weights(const simd_poly *P, const face_snap *F)
+{
+    const v4 p = v4_scale(F->n, F->d);
+    const v4 a = v4_sub(P->vert[F->v[0]].w, p), b = v4_sub(P->vert[F->v[1]].w, p), c = v4_sub(P->vert[F->v[2]].w, p);
+    return v4_hsum4(v4_mul(F->n, v4_cross(b, c)), v4_mul(F->n, v4_cross(c, a)), v4_mul(F->n, v4_cross(a, b)), v4_zero());
 }
 
 /* Witnesses from the barycentric coordinates of the origin's projection on
- * the closest face; among faces within `tol` of it (a flat polytope face
- * split in triangles), the one that holds the projection. */
-static void face_answer(const simd_poly *P, unsigned f, float tol, simd_epa_result *out)
+ * the closest face. With `search`, among faces within `tol` of it (a flat
+ * polytope face split in triangles) the one that holds the projection. */
+static void face_answer(const simd_poly *P, face_snap F, int search, float tol, simd_epa_result *out)
 {
-    v4 bary = face_weights(P, f);
-    for (unsigned g = 0; g < P->nf && v4_any(v4_cmpgt(v4_zero(), bary)); ++g) {
-        if (g == f || !alive(P, g) || P->d[g] > P->d[f] + tol) continue;
-        const v4 bg = face_weights(P, g);
+    v4 bary = face_weights(P, &F);
+    for (unsigned g = 0; search && g < P->nf && v4_any(v4_cmpgt(v4_zero(), bary)); ++g) {
+        if (!alive(P, g) || P->d[g] > F.d + tol) continue;
+        const face_snap G = snapshot(P, g);
+        const v4 bg = face_weights(P, &G);
         if (!v4_any(v4_cmpgt(v4_zero(), bg))) {
-            f = g;
+            F = G;
             bary = bg;
         }
     }
-    const simd_vertex *A = &P->vert[P->fv[f][0]], *B = &P->vert[P->fv[f][1]], *C = &P->vert[P->fv[f][2]];
+    const simd_vertex *A = &P->vert[F.v[0]], *B = &P->vert[F.v[1]], *C = &P->vert[F.v[2]];
     bary = v4_max(bary, v4_zero());
     float sum = v4_x(v4_hsum_splat(bary));
     if (!(sum > 0.0f)) {
@@ -330,8 +332,8 @@ static void face_answer(const simd_poly *P, unsigned f, float tol, simd_epa_resu
     const v4 u = v4_splat_x(bary), v = v4_splat_y(bary), t = v4_splat_z(bary);
     out->pa = v4_madd(t, C->pa, v4_madd(v, B->pa, v4_mul(u, A->pa)));
     out->pb = v4_madd(t, C->pb, v4_madd(v, B->pb, v4_mul(u, A->pb)));
-    out->depth = P->d[f] > 0.0f ? P->d[f] : 0.0f;
-    out->normal = v4_neg(face_normal(P, f));
+    out->depth = F.d > 0.0f ? F.d : 0.0f;
+    out->normal = v4_neg(F.n);
 }
 
 void simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out)
@@ -352,22 +354,24 @@ void simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out)
     const float tol = MINK_EPA_GAIN_REL * pair->scale;
     for (;;) {
         const unsigned f = closest_face(&P);
-        face_answer(&P, f, tol, out);
-        if (out->iterations >= MINK_EPA_MAX_VERTICES) {
-            out->status = MINK_MAX_ITERATIONS; /* cap: the closest face so far */
+        const face_snap best = snapshot(&P, f);
+        if (out->iterations >= MINK_EPA_MAX_VERTICES || P.nv >= MINK_EPA_MAX_VERTICES) {
+            /* iteration cap or vertex capacity: the closest face so far */
+            face_answer(&P, best, 0, tol, out);
+            out->status = MINK_MAX_ITERATIONS;
             return;
         }
         out->iterations++;
-        const v4 n = face_normal(&P, f);
-        const simd_vertex w = simd_support_pair(pair, n);
-        if (v4_dot(n, w.w) - P.d[f] <= tol || has_vertex(&P, &w)) return;
-        if (P.nv >= MINK_EPA_MAX_VERTICES) {
-            out->status = MINK_MAX_ITERATIONS; /* capacity: the closest face so far */
+        const simd_vertex w = simd_support_pair(pair, best.n);
+        if (v4_dot(best.n, w.w) - best.d <= tol || has_vertex(&P, &w)) {
+            face_answer(&P, best, 1, tol, out); /* converged */
             return;
         }
         const unsigned iw = add_vertex(&P, &w);
         if (!expand(&P, f, iw)) {
-            /* capacity or a horizon broken by rounding: last consistent face */
+            /* face capacity or a horizon broken by rounding: the last
+             * consistent closest face (its vertices are never removed) */
+            face_answer(&P, best, 0, tol, out);
             out->status = MINK_MAX_ITERATIONS;
             return;
         }
