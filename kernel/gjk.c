@@ -2,6 +2,30 @@
 #include "gjk.h"
 #include "tolerance.h"
 
+/* The closest point recomputed from its feature's normal (Catto, GDC 2010):
+ * cross products of edges instead of the weighted sum, whose rounding tilts
+ * the normal at small distances. Kept only when it agrees with v. */
+static v4 refined_v(const simd_simplex *s, v4 v)
+{
+    v4 p[4];
+    unsigned n = 0;
+    for (unsigned i = 0; i < 4; ++i)
+        if (s->bits & (1u << i)) p[n++] = s->vert[i].w;
+    v4 m;
+    if (n == 2) {
+        const v4 e = v4_sub(p[1], p[0]);
+        m = v4_cross(v4_cross(e, p[0]), e);
+    } else if (n == 3) {
+        m = v4_cross(v4_sub(p[1], p[0]), v4_sub(p[2], p[0]));
+    } else {
+        return v;
+    }
+    const float len2 = v4_len2(m);
+    if (!(len2 > 0.0f)) return v;
+    const v4 r = v4_scale(m, v4_dot(m, p[0]) / len2);
+    return v4_dot(r, v) > 0.0f ? r : v;
+}
+
 void simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
               const simd_vertex *seed, unsigned nseed, simd_gjk_result *out)
 {
@@ -65,5 +89,5 @@ void simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         }
         v = next;
     }
-    out->v = v;
+    out->v = out->overlap ? v : refined_v(s, v);
 }

@@ -14,6 +14,32 @@ void ref_simplex_points(const ref_simplex *s, v3 *pa, v3 *pb)
     *pb = b;
 }
 
+/* The closest point recomputed from its feature's normal (Catto, GDC 2010):
+ * the weighted sum v carries rounding of order eps * |points|, large against
+ * a small distance, and tilts the normal; an edge's or a face's normal from
+ * cross products does not. Kept only when it agrees in direction with v. */
+static v3 refined_v(const ref_simplex *s, v3 v)
+{
+    v3 p[4];
+    unsigned n = 0;
+    for (unsigned i = 0; i < 4; ++i)
+        if (s->bits & (1u << i)) p[n++] = s->vert[i].w;
+    v3 m;
+    if (n == 2) {
+        const v3 e = v3_sub(p[1], p[0]);
+        m = v3_cross(v3_cross(e, p[0]), e); /* p0's part across the edge, times |e|^2 */
+    } else if (n == 3) {
+        m = v3_cross(v3_sub(p[1], p[0]), v3_sub(p[2], p[0]));
+    } else {
+        return v;
+    }
+    const float len = v3_len(m);
+    if (!(len > 0.0f)) return v;
+    const v3 unit = v3_scale(m, 1.0f / len);
+    const v3 r = v3_scale(unit, v3_dot(unit, p[0]));
+    return v3_dot(r, v) > 0.0f ? r : v;
+}
+
 void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
              const ref_vertex *seed, unsigned nseed, ref_gjk_result *out)
 {
@@ -81,5 +107,5 @@ void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
         }
         v = next;
     }
-    out->v = v;
+    out->v = out->overlap ? v : refined_v(s, v);
 }
