@@ -110,7 +110,7 @@ static void flat_answer(const simd_simplex *s, v4 n_out, simd_epa_result *out)
 {
     out->depth = 0.0f;
     out->normal = v4_neg(n_out);
-    simd_simplex_points(s, &out->pa, &out->pb);
+    mink_simd_simplex_points(s, &out->pa, &out->pb);
 }
 
 static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_epa_result *out)
@@ -152,7 +152,7 @@ static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_ep
     if (P->nv == 1) {
         static const float axes[6][4] = {{1, 0, 0, 0}, {-1, 0, 0, 0}, {0, 1, 0, 0}, {0, -1, 0, 0}, {0, 0, 1, 0}, {0, 0, -1, 0}};
         for (unsigned k = 0; k < 6 && P->nv == 1; ++k) {
-            const simd_vertex w = simd_support_pair(pair, v4_load(axes[k]));
+            const simd_vertex w = mink_simd_support_pair(pair, v4_load(axes[k]));
             if (v4_len2(v4_sub(w.w, P->vert[0].w)) > tol * tol) add_vertex(P, &w);
         }
         if (P->nv == 1) {
@@ -166,7 +166,7 @@ static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_ep
         const v4 d2 = v4_cross(e, d1);
         const v4 dirs[4] = {d1, v4_neg(d1), d2, v4_neg(d2)};
         for (unsigned k = 0; k < 4 && P->nv == 2; ++k) {
-            const simd_vertex w = simd_support_pair(pair, dirs[k]);
+            const simd_vertex w = mink_simd_support_pair(pair, dirs[k]);
             if (v4_len2(v4_cross(v4_sub(w.w, P->vert[0].w), e)) > tol * tol) add_vertex(P, &w);
         }
         if (P->nv == 2) {
@@ -176,8 +176,8 @@ static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_ep
     }
     const v4 a = P->vert[0].w;
     const v4 n = normalized(v4_cross(v4_sub(P->vert[1].w, a), v4_sub(P->vert[2].w, a)));
-    const simd_vertex up = simd_support_pair(pair, n);
-    const simd_vertex down = simd_support_pair(pair, v4_neg(n));
+    const simd_vertex up = mink_simd_support_pair(pair, n);
+    const simd_vertex down = mink_simd_support_pair(pair, v4_neg(n));
     if (v4_dot(n, v4_sub(up.w, a)) <= tol) {
         flat_answer(s, n, out);
         return 0;
@@ -336,14 +336,14 @@ static void face_answer(const simd_poly *P, face_snap F, int search, float tol, 
     out->normal = v4_neg(F.n);
 }
 
-void simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out)
+void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out)
 {
     simd_poly P;
     out->iterations = 0;
     out->status = MINK_OK;
     out->depth = 0.0f;
     out->normal = v4_set(1, 0, 0, 0);
-    simd_simplex_points(start, &out->pa, &out->pb);
+    mink_simd_simplex_points(start, &out->pa, &out->pb);
     const int built = blow_up(&P, pair, start, out);
     if (built <= 0) {
         /* no closed start polytope: GJK's touching answer, flagged */
@@ -362,7 +362,7 @@ void simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out)
             return;
         }
         out->iterations++;
-        const simd_vertex w = simd_support_pair(pair, best.n);
+        const simd_vertex w = mink_simd_support_pair(pair, best.n);
         if (v4_dot(best.n, w.w) - best.d <= tol || has_vertex(&P, &w)) {
             face_answer(&P, best, 1, tol, out); /* converged */
             return;

@@ -14,6 +14,6 @@ typedef struct simd_epa_result {
     mink_status status;
 } simd_epa_result;
 
-void simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out);
+void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out);
 
 #endif

@@ -26,7 +26,7 @@ static v4 refined_v(const simd_simplex *s, v4 v)
     return v4_dot(r, v) > 0.0f ? r : v;
 }
 
-void simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
+void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
               const simd_vertex *seed, unsigned nseed, simd_gjk_result *out)
 {
     const float touch2 = (MINK_TOUCH_REL * pair->scale) * (MINK_TOUCH_REL * pair->scale);
@@ -35,12 +35,12 @@ void simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     simd_simplex *s = &out->simplex;
 
     v4 v;
-    if (nseed == 0 || !simd_johnson_seed(s, seed, nseed, MINK_TOUCH_REL * pair->scale, &v)) {
+    if (nseed == 0 || !mink_simd_johnson_seed(s, seed, nseed, MINK_TOUCH_REL * pair->scale, &v)) {
         if (!(v4_len2(v0) > 0.0f)) v0 = v4_set(1, 0, 0, 0);
-        simd_simplex_init(s);
-        const simd_vertex first = simd_support_pair(pair, v4_neg(v0));
-        simd_simplex_add(s, &first);
-        simd_johnson(s, &v, MINK_TOUCH_REL * pair->scale);
+        mink_simd_simplex_init(s);
+        const simd_vertex first = mink_simd_support_pair(pair, v4_neg(v0));
+        mink_simd_simplex_add(s, &first);
+        mink_simd_johnson(s, &v, MINK_TOUCH_REL * pair->scale);
     }
 
     out->overlap = 0;
@@ -62,21 +62,21 @@ void simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         }
         out->iterations++;
 
-        const simd_vertex w = simd_support_pair(pair, v4_neg(v));
+        const simd_vertex w = mink_simd_support_pair(pair, v4_neg(v));
         const float vdotw = v4_dot(v, w.w);
         if (mode == SIMD_GJK_INTERSECT && vdotw > 0.0f && vdotw * vdotw > margin2 * vv) break;
 
         /* gap (vv - vw)/|v| <= tol, squared to avoid the root */
         const float gap = vv - vdotw;
-        if (gap <= 0.0f || gap * gap <= gap2 * vv || simd_simplex_contains(s, &w)) break;
+        if (gap <= 0.0f || gap * gap <= gap2 * vv || mink_simd_simplex_contains(s, &w)) break;
 
         /* Adding a point writes only its free slot and subsets holding it, so
          * the old simplex comes back from its mask and weights alone. */
         const unsigned old_bits = s->bits;
         const v4 old_lambda = s->lambda;
-        simd_simplex_add(s, &w);
+        mink_simd_simplex_add(s, &w);
         v4 next;
-        simd_johnson(s, &next, MINK_TOUCH_REL * pair->scale);
+        mink_simd_johnson(s, &next, MINK_TOUCH_REL * pair->scale);
         if (s->bits == 15u) {
             out->overlap = 1;
             v = next;

@@ -18,7 +18,7 @@ typedef struct simd_gjk_result {
 /* Runs GJK on the cores. With seed points (a cached simplex re-evaluated at
  * the new poses) it starts from their closest subset, else cold from the
  * support point along -v0. `margin` = rA + rB (intersect mode). */
-void simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
+void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
               const simd_vertex *seed, unsigned nseed, simd_gjk_result *out);
 
 #endif

@@ -16,7 +16,7 @@ static const int32_t lane_masks[16][4] __attribute__((aligned(16))) = {
 static v4 lane_mask(unsigned bits) { return simde_mm_load_ps((const float *)lane_masks[bits]); }
 static v4 row(const float r[4]) { return simde_mm_load_ps(r); }
 
-void simd_simplex_init(simd_simplex *s)
+void mink_simd_simplex_init(simd_simplex *s)
 {
     /* Empty slots and not yet computed subsets take part in four-lane
      * products (under zero weights or masks), so they must be finite. */
@@ -27,7 +27,7 @@ void simd_simplex_init(simd_simplex *s)
     s->last = 0;
 }
 
-int simd_simplex_contains(const simd_simplex *s, const simd_vertex *v)
+int mink_simd_simplex_contains(const simd_simplex *s, const simd_vertex *v)
 {
     for (unsigned i = 0; i < 4; ++i) {
         if (!(s->bits & (1u << i))) continue;
@@ -37,7 +37,7 @@ int simd_simplex_contains(const simd_simplex *s, const simd_vertex *v)
     return 0;
 }
 
-void simd_simplex_add(simd_simplex *s, const simd_vertex *v)
+void mink_simd_simplex_add(simd_simplex *s, const simd_vertex *v)
 {
     unsigned slot = 0;
     while (slot < 3 && (s->bits & (1u << slot))) ++slot;
@@ -122,7 +122,7 @@ static int tetra_is_flat(const simd_simplex *s, float flat_tol)
     return h * h <= flat_tol * flat_tol * v4_len2(n);
 }
 
-int simd_johnson(simd_simplex *s, v4 *v, float flat_tol)
+int mink_simd_johnson(simd_simplex *s, v4 *v, float flat_tol)
 {
     const unsigned last_bit = 1u << s->last;
     const unsigned all = s->bits | last_bit;
@@ -155,12 +155,12 @@ int simd_johnson(simd_simplex *s, v4 *v, float flat_tol)
     return 0;
 }
 
-int simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, float flat_tol, v4 *v)
+int mink_simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, float flat_tol, v4 *v)
 {
-    simd_simplex_init(s);
+    mink_simd_simplex_init(s);
     for (unsigned i = 0; i < n && i < 4; ++i) {
-        if (simd_simplex_contains(s, &pts[i])) continue;
-        simd_simplex_add(s, &pts[i]);
+        if (mink_simd_simplex_contains(s, &pts[i])) continue;
+        mink_simd_simplex_add(s, &pts[i]);
         update_determinants(s);
         s->bits |= 1u << s->last;
     }
@@ -176,7 +176,7 @@ int simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, float
     return 0;
 }
 
-void simd_simplex_points(const simd_simplex *s, v4 *pa, v4 *pb)
+void mink_simd_simplex_points(const simd_simplex *s, v4 *pa, v4 *pb)
 {
     const v4 l = s->lambda;
     const v4 l0 = v4_splat_x(l), l1 = v4_splat_y(l), l2 = v4_splat_z(l);

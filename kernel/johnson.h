@@ -19,18 +19,18 @@ typedef struct simd_simplex {
     unsigned last;     /* slot of the newest point                           */
 } simd_simplex;
 
-void simd_simplex_init(simd_simplex *s);
-int simd_simplex_contains(const simd_simplex *s, const simd_vertex *v);
-void simd_simplex_add(simd_simplex *s, const simd_vertex *v);
+void mink_simd_simplex_init(simd_simplex *s);
+int mink_simd_simplex_contains(const simd_simplex *s, const simd_vertex *v);
+void mink_simd_simplex_add(simd_simplex *s, const simd_vertex *v);
 /* See ref_johnson: returns 1 via Johnson's test, 0 via the backup; a
  * tetrahedron flatter than flat_tol is never taken whole. */
-int simd_johnson(simd_simplex *s, v4 *v, float flat_tol);
+int mink_simd_johnson(simd_simplex *s, v4 *v, float flat_tol);
 /* Warm start: loads up to four points (duplicates dropped), computes every
  * subset's determinants and picks the subset that passes Johnson's test
  * among all of them. Returns 0 when none does (the seed is degenerate at
  * the new poses): the caller then starts cold. */
-int simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, float flat_tol, v4 *v);
+int mink_simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, float flat_tol, v4 *v);
 /* Closest points of the cores from the weights (A frame). */
-void simd_simplex_points(const simd_simplex *s, v4 *pa, v4 *pb);
+void mink_simd_simplex_points(const simd_simplex *s, v4 *pa, v4 *pb);
 
 #endif

@@ -25,7 +25,7 @@ static int query_begin(simd_query *q, const mink_shape *a, const mink_pose *pa,
                        const mink_shape *b, const mink_pose *pb, const mink_cache *cache)
 {
     if (mink_check_query(a, pa, b, pb, &q->pa, &q->pb) != 0) return 0;
-    simd_pair_init(&q->pair, a, &q->pa, b, &q->pb, q->rot_a);
+    mink_simd_pair_init(&q->pair, a, &q->pa, b, &q->pb, q->rot_a);
     q->pos_a = v4_from_vec3(q->pa.p);
     q->ra = a->radius;
     q->rb = b->radius;
@@ -36,8 +36,8 @@ static int query_begin(simd_query *q, const mink_shape *a, const mink_pose *pa,
         simd_vertex *v = &q->seed[q->nseed++];
         v->ia = q->cached.ia[i];
         v->ib = q->cached.ib[i];
-        v->pa = simd_core_point(a, v->ia);
-        v->pb = v4_add(rot_apply(q->pair.row, simd_core_point(b, v->ib)), q->pair.pos_b);
+        v->pa = mink_simd_core_point(a, v->ia);
+        v->pb = v4_add(rot_apply(q->pair.row, mink_simd_core_point(b, v->ib)), q->pair.pos_b);
         v->w = v4_sub(v->pb, v->pa);
     }
     return 1;
@@ -97,7 +97,7 @@ static v4 start_axis(const simd_query *q)
 static void run_gjk(simd_query *q, simd_gjk_mode mode, simd_gjk_result *g)
 {
     const v4 v0 = v4_xyz(start_axis(q));
-    simd_gjk(&q->pair, mode, mode == SIMD_GJK_INTERSECT ? q->ra + q->rb : 0.0f, v0, q->seed, q->nseed, g);
+    mink_simd_gjk(&q->pair, mode, mode == SIMD_GJK_INTERSECT ? q->ra + q->rb : 0.0f, v0, q->seed, q->nseed, g);
 }
 
 int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
@@ -114,7 +114,7 @@ int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
         /* Frame coherence: one support evaluation tells whether last
          * query's axis still separates the (rounded) shapes. */
         const v4 axis = v4_xyz(v4_load(q.cached.axis));
-        const simd_vertex w = simd_support_pair(&q.pair, v4_neg(axis));
+        const simd_vertex w = mink_simd_support_pair(&q.pair, v4_neg(axis));
         const float gain = v4_dot(axis, w.w);
         if (gain > 0.0f && gain * gain > margin * margin * v4_len2(axis)) {
             remember(&q, cache, CACHE_SEPARATED, axis, NULL);
@@ -159,7 +159,7 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
     simd_gjk_result g;
     run_gjk(&q, SIMD_GJK_DISTANCE, &g);
     v4 pa_core, pb_core;
-    simd_simplex_points(&g.simplex, &pa_core, &pb_core);
+    mink_simd_simplex_points(&g.simplex, &pa_core, &pb_core);
     const float dc = sqrtf(v4_len2(g.v));
     const float margin = q.ra + q.rb;
     out->iterations = out->gjk_iterations = g.iterations;
@@ -200,7 +200,7 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
     out->status = g.status;
     if (!g.overlap) {
         v4 pa_core, pb_core;
-        simd_simplex_points(&g.simplex, &pa_core, &pb_core);
+        mink_simd_simplex_points(&g.simplex, &pa_core, &pb_core);
         const float dc = sqrtf(v4_len2(g.v));
         finish(&q, pa_core, pb_core, v4_scale(g.v, 1.0f / dc), dc - margin, out);
         out->support_calls = q.pair.support_calls;
@@ -208,7 +208,7 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
         return out->status;
     }
     simd_epa_result e;
-    simd_epa(&q.pair, &g.simplex, &e);
+    mink_simd_epa(&q.pair, &g.simplex, &e);
     out->iterations += e.iterations;
     if (e.status != MINK_OK) out->status = e.status;
     finish(&q, e.pa, e.pb, e.normal, -(e.depth + margin), out);

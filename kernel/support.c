@@ -30,7 +30,7 @@ static void transpose3(const v4 in[3], v4 out[3])
     for (int i = 0; i < 3; ++i) out[i] = v4_set(m[0][i], m[1][i], m[2][i], 0);
 }
 
-void simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa,
+void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa,
                     const mink_shape *b, const mink_pose *pb, v4 *rot_a_rows)
 {
     v4 ra_cols[3];
@@ -89,7 +89,7 @@ static v4 hull_support(const mink_shape *s, v4 d, uint32_t *index)
     return v4_set(s->x[k], s->y[k], s->z[k], 0.0f);
 }
 
-v4 simd_support_local(const mink_shape *s, v4 d, uint32_t *index)
+v4 mink_simd_support_local(const mink_shape *s, v4 d, uint32_t *index)
 {
     switch (s->type) {
     case MINK_SHAPE_BOX: {
@@ -112,7 +112,7 @@ v4 simd_support_local(const mink_shape *s, v4 d, uint32_t *index)
     }
 }
 
-v4 simd_core_point(const mink_shape *s, uint32_t index)
+v4 mink_simd_core_point(const mink_shape *s, uint32_t index)
 {
     switch (s->type) {
     case MINK_SHAPE_CAPSULE:
@@ -128,14 +128,14 @@ v4 simd_core_point(const mink_shape *s, uint32_t index)
     }
 }
 
-simd_vertex simd_support_pair(simd_pair *pair, v4 d)
+simd_vertex mink_simd_support_pair(simd_pair *pair, v4 d)
 {
     simd_vertex v;
     /* d in B's frame: R^T d = d.x*row0 + d.y*row1 + d.z*row2 */
     const v4 db = v4_madd(v4_splat_z(d), pair->row[2],
                           v4_madd(v4_splat_y(d), pair->row[1], v4_mul(v4_splat_x(d), pair->row[0])));
-    v.pa = simd_support_local(pair->a, v4_neg(d), &v.ia);
-    const v4 sb = simd_support_local(pair->b, db, &v.ib);
+    v.pa = mink_simd_support_local(pair->a, v4_neg(d), &v.ia);
+    const v4 sb = mink_simd_support_local(pair->b, db, &v.ib);
     /* R sb = sb.x*col0 + sb.y*col1 + sb.z*col2, plus the offset */
     v.pb = v4_madd(v4_splat_z(sb), pair->col[2],
                    v4_madd(v4_splat_y(sb), pair->col[1], v4_madd(v4_splat_x(sb), pair->col[0], pair->pos_b)));

@@ -24,17 +24,17 @@ typedef struct simd_vertex {
     uint32_t ia, ib;
 } simd_vertex;
 
-void simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa,
+void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa,
                     const mink_shape *b, const mink_pose *pb, v4 *rot_a_rows);
 
 /* Support of a core in its local frame along d (pad 0). */
-v4 simd_support_local(const mink_shape *s, v4 d, uint32_t *index);
+v4 mink_simd_support_local(const mink_shape *s, v4 d, uint32_t *index);
 
 /* Support of D along d. */
-simd_vertex simd_support_pair(simd_pair *pair, v4 d);
+simd_vertex mink_simd_support_pair(simd_pair *pair, v4 d);
 
 /* The core point of a feature index, in the shape's local frame. */
-v4 simd_core_point(const mink_shape *s, uint32_t index);
+v4 mink_simd_core_point(const mink_shape *s, uint32_t index);
 
 /* R * v from rows. */
 MINK_INLINE v4 rot_apply(const v4 *rows3, v4 v)

@@ -28,12 +28,12 @@ static ref_vertex vert(float x, float y, float z, uint32_t id)
  * point is in the closest subset), then lets Johnson reduce after the last. */
 static int load(ref_simplex *s, const ref_vertex *pts, unsigned n, v3 *v)
 {
-    ref_simplex_init(s);
+    mink_scalar_simplex_init(s);
     int main_path = 1;
     for (unsigned i = 0; i < n; ++i) {
         const unsigned keep = s->bits;
-        ref_simplex_add(s, &pts[i]);
-        main_path = ref_johnson(s, v, 0.0f);
+        mink_scalar_simplex_add(s, &pts[i]);
+        main_path = mink_scalar_johnson(s, v, 0.0f);
         if (i + 1 < n) s->bits = keep | (1u << s->last);
     }
     return main_path;
@@ -145,21 +145,21 @@ static void test_determinant_cache(void **state)
     s.bits = 7u; /* keep the triangle as GJK would when the origin lies past it */
     const unsigned before = s.det_evals;
     const float tri_det0 = s.det[7][0], tri_det1 = s.det[7][1], tri_det2 = s.det[7][2];
-    ref_simplex_add(&s, &t[3]);
-    ref_johnson(&s, &v, 0.0f);
+    mink_scalar_simplex_add(&s, &t[3]);
+    mink_scalar_johnson(&s, &v, 0.0f);
     assert_int_equal(s.det_evals - before, 20);
     assert_true(s.det[7][0] == tri_det0 && s.det[7][1] == tri_det1 && s.det[7][2] == tri_det2);
 
     /* replace a point: only subsets holding the slot it lands in are redone */
-    ref_simplex_init(&s);
+    mink_scalar_simplex_init(&s);
     ref_vertex a[3] = {vert(-1, 1, 0, 1), vert(1, 1, 0, 2), vert(0, 5, 0, 3)};
     load(&s, a, 3, &v);               /* reduces to the edge in slots 0, 1 */
     assert_int_equal(s.bits, 3u);
     const unsigned mid = s.det_evals;
     const ref_vertex d = vert(0, 1, 1, 9);
-    ref_simplex_add(&s, &d);          /* lands in the free slot 2 */
+    mink_scalar_simplex_add(&s, &d);          /* lands in the free slot 2 */
     assert_int_equal(s.last, 2u);
-    ref_johnson(&s, &v, 0.0f);
+    mink_scalar_johnson(&s, &v, 0.0f);
     assert_int_equal(s.det_evals - mid, 1 + 2 * 2 + 3); /* {2}, {0,2}, {1,2}, {0,1,2} */
 }
 

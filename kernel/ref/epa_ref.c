@@ -115,7 +115,7 @@ static void flat_answer(const ref_simplex *s, v3 n_out, ref_epa_result *out)
 {
     out->depth = 0.0f;
     out->normal = v3_neg(n_out);
-    ref_simplex_points(s, &out->pa, &out->pb);
+    mink_scalar_simplex_points(s, &out->pa, &out->pb);
 }
 
 /* Blows GJK's simplex up to a closed polytope around the origin. Returns 1
@@ -162,7 +162,7 @@ static int blow_up(epa_poly *P, ref_pair *pair, const ref_simplex *s, ref_epa_re
     if (P->nv == 1) {
         static const float axes[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
         for (unsigned k = 0; k < 6 && P->nv == 1; ++k) {
-            const ref_vertex w = ref_support_pair(pair, v3_make(axes[k][0], axes[k][1], axes[k][2]));
+            const ref_vertex w = mink_scalar_support_pair(pair, v3_make(axes[k][0], axes[k][1], axes[k][2]));
             if (v3_len2(v3_sub(w.w, P->vert[0].w)) > tol * tol) add_vertex(P, &w);
         }
         if (P->nv == 1) { /* D is a single point: every direction ties */
@@ -176,7 +176,7 @@ static int blow_up(epa_poly *P, ref_pair *pair, const ref_simplex *s, ref_epa_re
         const v3 d2 = v3_cross(e, d1);
         const v3 dirs[4] = {d1, v3_neg(d1), d2, v3_neg(d2)};
         for (unsigned k = 0; k < 4 && P->nv == 2; ++k) {
-            const ref_vertex w = ref_support_pair(pair, dirs[k]);
+            const ref_vertex w = mink_scalar_support_pair(pair, dirs[k]);
             const v3 off = v3_sub(w.w, P->vert[0].w);
             if (v3_len2(v3_cross(off, e)) > tol * tol) add_vertex(P, &w);
         }
@@ -188,8 +188,8 @@ static int blow_up(epa_poly *P, ref_pair *pair, const ref_simplex *s, ref_epa_re
     /* a triangle around the origin: look for D on both sides of its plane */
     const v3 a = P->vert[0].w;
     const v3 n = normalized(v3_cross(v3_sub(P->vert[1].w, a), v3_sub(P->vert[2].w, a)));
-    const ref_vertex up = ref_support_pair(pair, n);
-    const ref_vertex down = ref_support_pair(pair, v3_neg(n));
+    const ref_vertex up = mink_scalar_support_pair(pair, n);
+    const ref_vertex down = mink_scalar_support_pair(pair, v3_neg(n));
     const float gain_up = v3_dot(n, v3_sub(up.w, a));
     const float gain_down = -v3_dot(n, v3_sub(down.w, a));
     if (gain_up <= tol) { /* nothing of D above the plane: it supports D */
@@ -332,14 +332,14 @@ static void face_answer(const epa_poly *P, const epa_face *F, float tol, ref_epa
     out->normal = v3_neg(F->n);
 }
 
-void ref_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *out)
+void mink_scalar_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *out)
 {
     epa_poly P;
     out->iterations = 0;
     out->status = MINK_OK;
     out->depth = 0.0f;
     out->normal = v3_make(1, 0, 0);
-    ref_simplex_points(start, &out->pa, &out->pb);
+    mink_scalar_simplex_points(start, &out->pa, &out->pb);
     const int built = blow_up(&P, pair, start, out);
     if (built <= 0) {
         /* No closed start polytope (degenerate beyond the flat cases): the
@@ -358,7 +358,7 @@ void ref_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *out)
             return;
         }
         out->iterations++;
-        const ref_vertex w = ref_support_pair(pair, best.n);
+        const ref_vertex w = mink_scalar_support_pair(pair, best.n);
         /* depth lies in [best.d, n.w]: stop when that bracket is tight, or
          * when the support point is already a vertex (nothing to add) */
         if (v3_dot(best.n, w.w) - best.d <= tol || has_vertex(&P, &w)) return;

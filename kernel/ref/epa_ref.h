@@ -19,6 +19,6 @@ typedef struct ref_epa_result {
  * touching band). When it has fewer than 4 points, or is flat, it is blown up
  * to a polytope around the origin first; when D = B - A is itself flat along
  * some direction, the depth there is 0 and no expansion is needed. */
-void ref_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *out);
+void mink_scalar_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *out);
 
 #endif

@@ -2,7 +2,7 @@
 #include "gjk_ref.h"
 #include "tolerance.h"
 
-void ref_simplex_points(const ref_simplex *s, v3 *pa, v3 *pb)
+void mink_scalar_simplex_points(const ref_simplex *s, v3 *pa, v3 *pb)
 {
     v3 a = {0, 0, 0}, b = {0, 0, 0};
     for (unsigned i = 0; i < 4; ++i) {
@@ -40,19 +40,19 @@ static v3 refined_v(const ref_simplex *s, v3 v)
     return v3_dot(r, v) > 0.0f ? r : v;
 }
 
-void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
+void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
              const ref_vertex *seed, unsigned nseed, ref_gjk_result *out)
 {
     const float touch = MINK_TOUCH_REL * pair->scale;
     const float gap_tol = MINK_GJK_GAP_REL * pair->scale;
     ref_simplex *s = &out->simplex;
 
-    if (nseed == 0 || !ref_johnson_seed(s, seed, nseed, touch, &out->v)) {
+    if (nseed == 0 || !mink_scalar_johnson_seed(s, seed, nseed, touch, &out->v)) {
         if (!(v3_len2(v0) > 0.0f)) v0 = v3_make(1, 0, 0);
-        ref_simplex_init(s);
-        const ref_vertex first = ref_support_pair(pair, v3_neg(v0));
-        ref_simplex_add(s, &first);
-        ref_johnson(s, &out->v, touch);
+        mink_scalar_simplex_init(s);
+        const ref_vertex first = mink_scalar_support_pair(pair, v3_neg(v0));
+        mink_scalar_simplex_add(s, &first);
+        mink_scalar_johnson(s, &out->v, touch);
     }
 
     out->overlap = 0;
@@ -80,7 +80,7 @@ void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
         }
         out->iterations++;
 
-        const ref_vertex w = ref_support_pair(pair, v3_neg(v));
+        const ref_vertex w = mink_scalar_support_pair(pair, v3_neg(v));
         const float vw = v3_dot(v, w.w);
         /* v.w / |v| is a lower bound on the core distance: once it exceeds
          * the margin, v is a separating axis of the rounded shapes. */
@@ -88,12 +88,12 @@ void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
 
         /* Converged: the bounds |v| and v.w/|v| are within gap_tol, or the
          * support point is already in the simplex (no progress possible). */
-        if (vv - vw <= gap_tol * sqrtf(vv) || ref_simplex_contains(s, &w)) break;
+        if (vv - vw <= gap_tol * sqrtf(vv) || mink_scalar_simplex_contains(s, &w)) break;
 
         const ref_simplex before = *s;
-        ref_simplex_add(s, &w);
+        mink_scalar_simplex_add(s, &w);
         v3 next;
-        ref_johnson(s, &next, touch);
+        mink_scalar_johnson(s, &next, touch);
         if (s->bits == 15u) {
             /* Four affinely independent points around the origin. */
             out->overlap = 1;

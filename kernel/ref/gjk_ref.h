@@ -25,10 +25,10 @@ typedef struct ref_gjk_result {
  * re-evaluated at the new poses) it starts from their closest subset; else
  * cold, from the support point along -v0 (any nonzero vector). `margin` is
  * rA + rB: in intersect mode the shapes overlap when the cores are within it. */
-void ref_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
+void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
              const ref_vertex *seed, unsigned nseed, ref_gjk_result *out);
 
 /* The closest points on the cores from the simplex weights (A frame). */
-void ref_simplex_points(const ref_simplex *s, v3 *pa, v3 *pb);
+void mink_scalar_simplex_points(const ref_simplex *s, v3 *pa, v3 *pb);
 
 #endif

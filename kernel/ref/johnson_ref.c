@@ -6,14 +6,14 @@
 static unsigned popcount4(unsigned x) { return (x & 1u) + ((x >> 1) & 1u) + ((x >> 2) & 1u) + ((x >> 3) & 1u); }
 static unsigned lowest_slot(unsigned x) { return (x & 1u) ? 0u : (x & 2u) ? 1u : (x & 4u) ? 2u : 3u; }
 
-void ref_simplex_init(ref_simplex *s)
+void mink_scalar_simplex_init(ref_simplex *s)
 {
     memset(s, 0, sizeof *s);
 }
 
-unsigned ref_simplex_count(const ref_simplex *s) { return popcount4(s->bits); }
+unsigned mink_scalar_simplex_count(const ref_simplex *s) { return popcount4(s->bits); }
 
-int ref_simplex_contains(const ref_simplex *s, const ref_vertex *v)
+int mink_scalar_simplex_contains(const ref_simplex *s, const ref_vertex *v)
 {
     for (unsigned i = 0; i < 4; ++i) {
         if (!(s->bits & (1u << i))) continue;
@@ -23,7 +23,7 @@ int ref_simplex_contains(const ref_simplex *s, const ref_vertex *v)
     return 0;
 }
 
-void ref_simplex_add(ref_simplex *s, const ref_vertex *v)
+void mink_scalar_simplex_add(ref_simplex *s, const ref_vertex *v)
 {
     unsigned slot = 0;
     while (slot < 3 && (s->bits & (1u << slot))) ++slot;
@@ -115,7 +115,7 @@ static float tetra_height(const ref_simplex *s)
     return fabsf(v3_dot(normal, v3_sub(s->vert[s->last].w, p[0]))) / area2;
 }
 
-int ref_johnson(ref_simplex *s, v3 *v, float flat_tol)
+int mink_scalar_johnson(ref_simplex *s, v3 *v, float flat_tol)
 {
     const unsigned last_bit = 1u << s->last;
     const unsigned all = s->bits | last_bit;
@@ -154,12 +154,12 @@ int ref_johnson(ref_simplex *s, v3 *v, float flat_tol)
     return 0;
 }
 
-int ref_johnson_seed(ref_simplex *s, const ref_vertex *pts, unsigned n, float flat_tol, v3 *v)
+int mink_scalar_johnson_seed(ref_simplex *s, const ref_vertex *pts, unsigned n, float flat_tol, v3 *v)
 {
-    ref_simplex_init(s);
+    mink_scalar_simplex_init(s);
     for (unsigned i = 0; i < n && i < 4; ++i) {
-        if (ref_simplex_contains(s, &pts[i])) continue;
-        ref_simplex_add(s, &pts[i]);
+        if (mink_scalar_simplex_contains(s, &pts[i])) continue;
+        mink_scalar_simplex_add(s, &pts[i]);
         update_determinants(s);
         s->bits |= 1u << s->last;
     }

@@ -23,12 +23,12 @@ typedef struct ref_simplex {
 } ref_simplex;
 
 /* An empty simplex. */
-void ref_simplex_init(ref_simplex *s);
+void mink_scalar_simplex_init(ref_simplex *s);
 /* 1 if a point with the same support indices (or the same position) is in
  * the simplex: GJK stops on a repeated support point. */
-int ref_simplex_contains(const ref_simplex *s, const ref_vertex *v);
+int mink_scalar_simplex_contains(const ref_simplex *s, const ref_vertex *v);
 /* Adds a point to a free slot (the simplex must hold fewer than 4). */
-void ref_simplex_add(ref_simplex *s, const ref_vertex *v);
+void mink_scalar_simplex_add(ref_simplex *s, const ref_vertex *v);
 /* Reduces the simplex (old points + the newest) to the smallest subset whose
  * affine hull holds the point v closest to the origin, and returns v.
  * Returns 1 when a subset passed Johnson's test, 0 when the backup procedure
@@ -36,12 +36,12 @@ void ref_simplex_add(ref_simplex *s, const ref_vertex *v);
  * A tetrahedron whose newest point lies within flat_tol of the old
  * triangle's plane is never taken whole: its Cramer determinants are then
  * rounding noise (a capsule's parallel edges make such parallelograms). */
-int ref_johnson(ref_simplex *s, v3 *v, float flat_tol);
+int mink_scalar_johnson(ref_simplex *s, v3 *v, float flat_tol);
 /* Warm start: loads up to four points (duplicates dropped), computes every
  * subset's determinants and keeps the subset passing Johnson's test among
  * all of them. Returns 0 when none does (the caller starts cold). */
-int ref_johnson_seed(ref_simplex *s, const ref_vertex *pts, unsigned n, float flat_tol, v3 *v);
+int mink_scalar_johnson_seed(ref_simplex *s, const ref_vertex *pts, unsigned n, float flat_tol, v3 *v);
 /* Number of points in the current simplex. */
-unsigned ref_simplex_count(const ref_simplex *s);
+unsigned mink_scalar_simplex_count(const ref_simplex *s);
 
 #endif

@@ -25,7 +25,7 @@ static int query_begin(ref_query *q, const mink_shape *a, const mink_pose *pa,
 {
     if (mink_check_query(a, pa, b, pb, &q->pa, &q->pb) != 0) return 0;
     q->rot_a = m33_from_quat(q->pa.q);
-    ref_pair_init(&q->pair, a, &q->pa, b, &q->pb);
+    mink_scalar_pair_init(&q->pair, a, &q->pa, b, &q->pb);
     q->ra = a->radius;
     q->rb = b->radius;
     q->have_cache = mink_cache_load(cache, a, b, &q->cached);
@@ -34,8 +34,8 @@ static int query_begin(ref_query *q, const mink_shape *a, const mink_pose *pa,
         ref_vertex *v = &q->seed[q->nseed++];
         v->ia = q->cached.ia[i];
         v->ib = q->cached.ib[i];
-        v->pa = ref_core_point(a, v->ia);
-        v->pb = v3_add(m33_mul(&q->pair.rot_b, ref_core_point(b, v->ib)), q->pair.pos_b);
+        v->pa = mink_scalar_core_point(a, v->ia);
+        v->pb = v3_add(m33_mul(&q->pair.rot_b, mink_scalar_core_point(b, v->ib)), q->pair.pos_b);
         v->w = v3_sub(v->pb, v->pa);
     }
     return 1;
@@ -62,7 +62,7 @@ static void remember(const ref_query *q, mink_cache *cache, cache_outcome outcom
 static void run_gjk(ref_query *q, ref_gjk_mode mode, ref_gjk_result *g)
 {
     const v3 v0 = q->have_cache ? v3_make(q->cached.axis[0], q->cached.axis[1], q->cached.axis[2]) : q->pair.pos_b;
-    ref_gjk(&q->pair, mode, mode == REF_GJK_INTERSECT ? q->ra + q->rb : 0.0f, v0, q->seed, q->nseed, g);
+    mink_scalar_gjk(&q->pair, mode, mode == REF_GJK_INTERSECT ? q->ra + q->rb : 0.0f, v0, q->seed, q->nseed, g);
 }
 
 static v3 world_point(const ref_query *q, v3 p) { return v3_add(m33_mul(&q->rot_a, p), q->pa.p); }
@@ -107,7 +107,7 @@ int mink_ref_intersect_ex(const mink_shape *a, const mink_pose *pa,
     if (q.have_cache && q.cached.outcome == CACHE_SEPARATED) {
         /* Does last query's axis still separate? One support evaluation. */
         const v3 axis = v3_make(q.cached.axis[0], q.cached.axis[1], q.cached.axis[2]);
-        const ref_vertex w = ref_support_pair(&q.pair, v3_neg(axis));
+        const ref_vertex w = mink_scalar_support_pair(&q.pair, v3_neg(axis));
         const float gain = v3_dot(axis, w.w);
         if (gain > 0.0f && gain * gain > margin * margin * v3_len2(axis)) {
             remember(&q, cache, CACHE_SEPARATED, axis, NULL);
@@ -152,7 +152,7 @@ mink_status mink_ref_distance(const mink_shape *a, const mink_pose *pa,
     ref_gjk_result g;
     run_gjk(&q, REF_GJK_DISTANCE, &g);
     v3 pa_core, pb_core;
-    ref_simplex_points(&g.simplex, &pa_core, &pb_core);
+    mink_scalar_simplex_points(&g.simplex, &pa_core, &pb_core);
     const float dc = v3_len(g.v);
     const float margin = q.ra + q.rb;
     out->iterations = out->gjk_iterations = g.iterations;
@@ -198,7 +198,7 @@ mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
         /* Separated, or a shallow contact of rounded shapes: GJK's closest
          * points of the cores give both; no EPA. */
         v3 pa_core, pb_core;
-        ref_simplex_points(&g.simplex, &pa_core, &pb_core);
+        mink_scalar_simplex_points(&g.simplex, &pa_core, &pb_core);
         const float dc = v3_len(g.v);
         finish(&q, pa_core, pb_core, v3_scale(g.v, 1.0f / dc), dc - margin, out);
         out->support_calls = q.pair.support_calls;
@@ -206,7 +206,7 @@ mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
         return out->status;
     }
     ref_epa_result e;
-    ref_epa(&q.pair, &g.simplex, &e);
+    mink_scalar_epa(&q.pair, &g.simplex, &e);
     out->iterations += e.iterations;
     if (e.status != MINK_OK) out->status = e.status;
     finish(&q, e.pa, e.pb, e.normal, -(e.depth + margin), out);

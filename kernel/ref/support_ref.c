@@ -1,7 +1,7 @@
 /* Support mapping per shape type, written for clarity. */
 #include "support_ref.h"
 
-ref_support ref_support_local(const mink_shape *s, v3 d)
+ref_support mink_scalar_support_local(const mink_shape *s, v3 d)
 {
     ref_support r = {{0, 0, 0}, 0};
     switch (s->type) {
@@ -12,7 +12,7 @@ ref_support ref_support_local(const mink_shape *s, v3 d)
         break;
     case MINK_SHAPE_BOX:
         r.index = (d.x >= 0.0f ? 1u : 0u) | (d.y >= 0.0f ? 2u : 0u) | (d.z >= 0.0f ? 4u : 0u);
-        r.p = ref_core_point(s, r.index);
+        r.p = mink_scalar_core_point(s, r.index);
         break;
     case MINK_SHAPE_HULL: {
         /* first maximum wins ties: the lowest index, as in the SIMD scan */
@@ -35,7 +35,7 @@ ref_support ref_support_local(const mink_shape *s, v3 d)
     return r;
 }
 
-v3 ref_core_point(const mink_shape *s, uint32_t index)
+v3 mink_scalar_core_point(const mink_shape *s, uint32_t index)
 {
     switch (s->type) {
     case MINK_SHAPE_CAPSULE:
@@ -51,7 +51,7 @@ v3 ref_core_point(const mink_shape *s, uint32_t index)
     }
 }
 
-void ref_pair_init(ref_pair *pair, const mink_shape *a, const mink_pose *pa,
+void mink_scalar_pair_init(ref_pair *pair, const mink_shape *a, const mink_pose *pa,
                    const mink_shape *b, const mink_pose *pb)
 {
     const m33 ra = m33_from_quat(pa->q);
@@ -64,11 +64,11 @@ void ref_pair_init(ref_pair *pair, const mink_shape *a, const mink_pose *pa,
     pair->support_calls = 0;
 }
 
-ref_vertex ref_support_pair(ref_pair *pair, v3 d)
+ref_vertex mink_scalar_support_pair(ref_pair *pair, v3 d)
 {
     ref_vertex v;
-    const ref_support sa = ref_support_local(pair->a, v3_neg(d));
-    const ref_support sb = ref_support_local(pair->b, m33_tmul(&pair->rot_b, d));
+    const ref_support sa = mink_scalar_support_local(pair->a, v3_neg(d));
+    const ref_support sb = mink_scalar_support_local(pair->b, m33_tmul(&pair->rot_b, d));
     v.pa = sa.p;
     v.pb = v3_add(m33_mul(&pair->rot_b, sb.p), pair->pos_b);
     v.w = v3_sub(v.pb, v.pa);

@@ -11,9 +11,9 @@
 typedef struct ref_support { v3 p; uint32_t index; } ref_support;
 
 /* Support of a shape's core (no radius) in its local frame, direction d. */
-ref_support ref_support_local(const mink_shape *s, v3 d);
+ref_support mink_scalar_support_local(const mink_shape *s, v3 d);
 /* The core point of a feature index (the inverse of the mapping above). */
-v3 ref_core_point(const mink_shape *s, uint32_t index);
+v3 mink_scalar_core_point(const mink_shape *s, uint32_t index);
 
 /* The pair in A's frame. */
 typedef struct ref_pair {
@@ -24,7 +24,7 @@ typedef struct ref_pair {
     unsigned support_calls;
 } ref_pair;
 
-void ref_pair_init(ref_pair *pair, const mink_shape *a, const mink_pose *pa,
+void mink_scalar_pair_init(ref_pair *pair, const mink_shape *a, const mink_pose *pa,
                    const mink_shape *b, const mink_pose *pb);
 
 /* A point of the Minkowski difference D = B - A of the cores, with the two
@@ -36,6 +36,6 @@ typedef struct ref_vertex {
 } ref_vertex;
 
 /* The support of D in direction d: maximizes d.w. */
-ref_vertex ref_support_pair(ref_pair *pair, v3 d);
+ref_vertex mink_scalar_support_pair(ref_pair *pair, v3 d);
 
 #endif
