@@ -71,6 +71,18 @@ void case_print_result(FILE *f, const mink_case *c, int query, const mink_result
  *  max over the shape of dot(d, p) (radius included). For checkers and peers. */
 double case_support_h(const case_shape *s, const case_pose *q, const double d[3]);
 
+/** Largest hull point count the parser accepts (the kernel's own limit). */
+#define CASE_MAX_HULL_POINTS (1u << 24)
+
+/** Which implementation answers a query. */
+enum case_kernel { CASE_KERNEL_REF = 0, CASE_KERNEL_SIMD = 1 };
+
+/** Runs one case: mink_ref_* (CASE_KERNEL_REF) or mink_* (CASE_KERNEL_SIMD),
+ *  query a case_query; `cache` may be NULL. An intersect query is translated
+ *  into a result: distance 1 when separated, 0 when overlapping, the rest
+ *  zero; status MINK_ERR_INVALID when it failed. Returns r->status. */
+mink_status case_run(const mink_case *c, int kernel, int query, mink_cache *cache, mink_result *r);
+
 #ifdef __cplusplus
 }
 #endif

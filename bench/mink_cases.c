@@ -1,0 +1,307 @@
+/* mink-cases: runs, checks and times a query case file (tests/data/FORMAT.md).
+ *
+ *   mink-cases run   FILE [--kernel ref|simd] [--query Q] [--cache]
+ *   mink-cases check FILE [--kernel ref|simd] [--query Q] [--cache] [--verbose]
+ *   mink-cases time  FILE [--kernel ref|simd] [--query Q] [--cache] [--reps N]
+ *
+ * Q is distance, penetration or intersect. Defaults: --kernel simd
+ * --query penetration, no cache. --cache gives each group one mink_cache,
+ * carried from case to case in file order (frame coherence on trajectories). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "cases.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct options {
+    const char *cmd, *file;
+    int kernel, query, cache, verbose;
+    long reps;
+} options;
+
+/* Groups in order of first appearance; each case knows its group. */
+typedef struct groups {
+    char **name;
+    size_t count;
+    size_t *of_case;   /* group index of each case */
+    size_t *size;      /* cases per group          */
+    size_t **members;  /* case indices per group, in file order */
+} groups;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: mink-cases run   FILE [--kernel ref|simd] [--query Q] [--cache]\n"
+            "       mink-cases check FILE [--kernel ref|simd] [--query Q] [--cache] [--verbose]\n"
+            "       mink-cases time  FILE [--kernel ref|simd] [--query Q] [--cache] [--reps N]\n"
+            "Q: distance | penetration | intersect (default penetration); kernel default simd.\n"
+            "--cache: one mink_cache per group, carried through the group's cases in order.\n");
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, "mink-cases: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+    usage(stderr);
+    return 2;
+}
+
+static const char *query_name(int q)
+{
+    return q == CASE_QUERY_INTERSECT ? "intersect" : q == CASE_QUERY_DISTANCE ? "distance" : "penetration";
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->kernel = CASE_KERNEL_SIMD;
+    o->query = CASE_QUERY_PENETRATION;
+    o->reps = 7;
+    if (argc < 3) return usage_error("missing command or file", NULL);
+    o->cmd = argv[1];
+    if (strcmp(o->cmd, "run") != 0 && strcmp(o->cmd, "check") != 0 && strcmp(o->cmd, "time") != 0)
+        return usage_error("unknown command", o->cmd);
+    int have_reps = 0;
+    for (int i = 2; i < argc; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "--kernel") == 0 || strcmp(a, "--query") == 0 || strcmp(a, "--reps") == 0) {
+            if (i + 1 >= argc) return usage_error("missing value for", a);
+            const char *v = argv[++i];
+            if (strcmp(a, "--kernel") == 0) {
+                if (strcmp(v, "ref") == 0) o->kernel = CASE_KERNEL_REF;
+                else if (strcmp(v, "simd") == 0) o->kernel = CASE_KERNEL_SIMD;
+                else return usage_error("unknown kernel", v);
+            } else if (strcmp(a, "--query") == 0) {
+                if (strcmp(v, "distance") == 0) o->query = CASE_QUERY_DISTANCE;
+                else if (strcmp(v, "penetration") == 0) o->query = CASE_QUERY_PENETRATION;
+                else if (strcmp(v, "intersect") == 0) o->query = CASE_QUERY_INTERSECT;
+                else return usage_error("unknown query", v);
+            } else {
+                char *end = NULL;
+                o->reps = strtol(v, &end, 10);
+                if (!*v || *end || o->reps < 1 || o->reps > 100000) return usage_error("bad --reps", v);
+                have_reps = 1;
+            }
+        } else if (strcmp(a, "--verbose") == 0) {
+            o->verbose = 1;
+        } else if (strcmp(a, "--cache") == 0) {
+            o->cache = 1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return usage_error("unknown option", a);
+        } else if (!o->file) {
+            o->file = a;
+        } else {
+            return usage_error("more than one file", a);
+        }
+    }
+    if (!o->file) return usage_error("missing file", NULL);
+    if (o->verbose && strcmp(o->cmd, "check") != 0) return usage_error("--verbose is for check", NULL);
+    if (have_reps && strcmp(o->cmd, "time") != 0) return usage_error("--reps is for time", NULL);
+    return 0;
+}
+
+static void groups_free(groups *g)
+{
+    for (size_t i = 0; i < g->count; ++i) {
+        free(g->name[i]);
+        free(g->members[i]);
+    }
+    free(g->name);
+    free(g->members);
+    free(g->size);
+    free(g->of_case);
+    memset(g, 0, sizeof *g);
+}
+
+/* Groups are usually contiguous runs; a linear search over the names seen
+ * so far is fine for the handful a file has, with a fast path for "same as
+ * the previous case". */
+static int groups_build(const case_set *set, groups *g)
+{
+    memset(g, 0, sizeof *g);
+    const size_t n = set->count;
+    g->of_case = malloc((n ? n : 1) * sizeof(size_t));
+    g->name = malloc((n ? n : 1) * sizeof(char *));
+    g->size = calloc(n ? n : 1, sizeof(size_t));
+    g->members = calloc(n ? n : 1, sizeof(size_t *));
+    if (!g->of_case || !g->name || !g->size || !g->members) return -1;
+    for (size_t i = 0; i < n; ++i) {
+        const size_t len = strlen(set->cases[i].id) + 1;
+        char *name = malloc(len);
+        if (!name) return -1;
+        case_group(set->cases[i].id, name, len);
+        size_t k = g->count;
+        if (i > 0 && strcmp(g->name[g->of_case[i - 1]], name) == 0) k = g->of_case[i - 1];
+        else
+            for (size_t j = 0; j < g->count; ++j)
+                if (strcmp(g->name[j], name) == 0) { k = j; break; }
+        if (k == g->count) g->name[g->count++] = name;
+        else free(name);
+        g->of_case[i] = k;
+        g->size[k]++;
+    }
+    size_t *fill = calloc(g->count ? g->count : 1, sizeof(size_t));
+    if (!fill) return -1;
+    for (size_t k = 0; k < g->count; ++k) {
+        g->members[k] = malloc(g->size[k] * sizeof(size_t));
+        if (!g->members[k]) { free(fill); return -1; }
+    }
+    for (size_t i = 0; i < n; ++i) {
+        const size_t k = g->of_case[i];
+        g->members[k][fill[k]++] = i;
+    }
+    free(fill);
+    return 0;
+}
+
+/* Runs every case in file order, each group with its own cache when asked. */
+static int run_all(const case_set *set, const groups *g, const options *o, mink_result *res)
+{
+    mink_cache *caches = calloc(g->count ? g->count : 1, sizeof(mink_cache));
+    if (!caches) return -1;
+    for (size_t i = 0; i < set->count; ++i)
+        case_run(&set->cases[i], o->kernel, o->query, o->cache ? &caches[g->of_case[i]] : NULL, &res[i]);
+    free(caches);
+    return 0;
+}
+
+static int cmd_run(const case_set *set, const groups *g, const options *o)
+{
+    mink_result *res = calloc(set->count ? set->count : 1, sizeof(mink_result));
+    if (!res || run_all(set, g, o, res) != 0) { free(res); return -1; }
+    for (size_t i = 0; i < set->count; ++i) case_print_result(stdout, &set->cases[i], o->query, &res[i]);
+    free(res);
+    return 0;
+}
+
+static int cmd_check(const case_set *set, const groups *g, const options *o, size_t *failed)
+{
+    mink_result *res = calloc(set->count ? set->count : 1, sizeof(mink_result));
+    size_t *passed = calloc(g->count ? g->count : 1, sizeof(size_t));
+    if (!res || !passed || run_all(set, g, o, res) != 0) { free(res); free(passed); return -1; }
+    size_t npass = 0, nfail = 0;
+    char why[512];
+    for (size_t i = 0; i < set->count; ++i) {
+        const mink_case *c = &set->cases[i];
+        if (case_check(c, o->query, &res[i], why, sizeof why)) {
+            passed[g->of_case[i]]++;
+            npass++;
+            if (o->verbose) printf("%s ok\n", c->id);
+        } else {
+            nfail++;
+            printf("FAIL %s: %s\n", c->id, why);
+            if (o->verbose) {
+                printf("  expected %s %.17g %.17g %.17g %.17g (L %.9g)\n  got      ",
+                       c->kind == CASE_SEP ? "sep" : "pen", c->value, c->normal[0], c->normal[1],
+                       c->normal[2], c->L);
+                case_print_result(stdout, c, o->query, &res[i]);
+            }
+        }
+    }
+    for (size_t k = 0; k < g->count; ++k) printf("%s: %zu/%zu\n", g->name[k], passed[k], g->size[k]);
+    printf("%zu passed, %zu failed\n", npass, nfail);
+    free(res);
+    free(passed);
+    *failed = nfail;
+    return 0;
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Keeps the optimizer from treating results as dead (they are not: the
+ * calls are into another library, but this costs nothing). */
+static volatile float time_sink;
+
+static int cmd_time(const case_set *set, const groups *g, const options *o)
+{
+    double *samples = malloc((size_t)o->reps * sizeof(double));
+    if (!samples) return -1;
+    printf("# %s, kernel %s, query %s%s, median of %ld reps\n", o->file,
+           o->kernel == CASE_KERNEL_REF ? "ref" : "simd", query_name(o->query), o->cache ? ", cached" : "",
+           o->reps);
+    printf("%-24s %8s %12s %10s\n", "group", "cases", "ns/query", "iters");
+    double all_ns = 0.0;
+    size_t all_n = 0;
+    for (size_t k = 0; k < g->count; ++k) {
+        const size_t *m = g->members[k];
+        const size_t n = g->size[k];
+        mink_cache cache;
+        mink_result r;
+        /* Warm-up pass, also the iteration counts. */
+        double iters = 0.0;
+        mink_cache_reset(&cache);
+        for (size_t j = 0; j < n; ++j) {
+            case_run(&set->cases[m[j]], o->kernel, o->query, o->cache ? &cache : NULL, &r);
+            iters += r.iterations;
+        }
+        for (long rep = 0; rep < o->reps; ++rep) {
+            float acc = 0.0f;
+            mink_cache_reset(&cache);
+            const double t0 = now_ns();
+            for (size_t j = 0; j < n; ++j) {
+                case_run(&set->cases[m[j]], o->kernel, o->query, o->cache ? &cache : NULL, &r);
+                acc += r.distance;
+            }
+            const double t1 = now_ns();
+            time_sink = acc;
+            samples[rep] = (t1 - t0) / (double)n;
+        }
+        qsort(samples, (size_t)o->reps, sizeof(double), cmp_double);
+        const double med = o->reps % 2 ? samples[o->reps / 2]
+                                       : 0.5 * (samples[o->reps / 2 - 1] + samples[o->reps / 2]);
+        all_ns += med * (double)n;
+        all_n += n;
+        if (o->query == CASE_QUERY_INTERSECT)
+            printf("%-24s %8zu %12.1f %10s\n", g->name[k], n, med, "-");
+        else
+            printf("%-24s %8zu %12.1f %10.2f\n", g->name[k], n, med, iters / (double)n);
+    }
+    if (all_n) printf("%-24s %8zu %12.1f %10s\n", "(all)", all_n, all_ns / (double)all_n, "");
+    free(samples);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc != 0) return rc;
+    case_set set;
+    char err[512];
+    if (case_set_load(o.file, &set, err, sizeof err) != 0) {
+        fprintf(stderr, "mink-cases: %s\n", err);
+        return 2;
+    }
+    groups g;
+    if (groups_build(&set, &g) != 0) {
+        fprintf(stderr, "mink-cases: out of memory\n");
+        groups_free(&g);
+        case_set_free(&set);
+        return 2;
+    }
+    size_t failed = 0;
+    if (strcmp(o.cmd, "run") == 0) rc = cmd_run(&set, &g, &o);
+    else if (strcmp(o.cmd, "check") == 0) rc = cmd_check(&set, &g, &o, &failed);
+    else rc = cmd_time(&set, &g, &o);
+    groups_free(&g);
+    case_set_free(&set);
+    if (rc != 0) {
+        fprintf(stderr, "mink-cases: out of memory\n");
+        return 2;
+    }
+    return failed ? 1 : 0;
+}
