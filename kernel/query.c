@@ -64,16 +64,6 @@ static void remember(const simd_query *q, mink_cache *cache, cache_outcome outco
 
 static mink_vec3 world_point(const simd_query *q, v4 p) { return v4_to_vec3(v4_add(rot_apply(q->rot_a, p), q->pos_a)); }
 
-/* Along the core axis from A's core point (0) to B's (dc), the points in
- * both rounded shapes are [max(-ra, dc - rb), min(ra, dc + rb)]: its middle
- * is a common point even when one shape holds the other. */
-static float overlap_middle(float ra, float rb, float dc)
-{
-    const float lo = dc - rb > -ra ? dc - rb : -ra;
-    const float hi = dc + rb < ra ? dc + rb : ra;
-    return 0.5f * (lo + hi);
-}
-
 static void finish(const simd_query *q, v4 pa_core, v4 pb_core, v4 n, float distance, mink_result *out)
 {
     out->distance = distance;
@@ -169,7 +159,7 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
     } else if (!g.overlap && dc > 0.0f) {
         /* shallow overlap: a common point, mid-overlap along the core axis */
         const v4 n = v4_scale(g.v, 1.0f / dc);
-        const v4 p = v4_add(pa_core, v4_scale(n, overlap_middle(q.ra, q.rb, dc)));
+        const v4 p = v4_add(pa_core, v4_scale(n, mink_overlap_middle(q.ra, q.rb, dc)));
         finish(&q, p, p, n, 0.0f, out);
         out->point_a = out->point_b = world_point(&q, p);
     } else {

@@ -168,6 +168,13 @@ int mink_check_query(const mink_shape *a, const mink_pose *pa,
     return 0;
 }
 
+float mink_overlap_middle(float ra, float rb, float dc)
+{
+    const float lo = dc - rb > -ra ? dc - rb : -ra;
+    const float hi = dc + rb < ra ? dc + rb : ra;
+    return 0.5f * (lo + hi);
+}
+
 void mink_result_error(mink_result *out, mink_status status)
 {
     if (!out) return;

@@ -13,6 +13,12 @@ int mink_check_query(const mink_shape *a, const mink_pose *pa,
                      const mink_shape *b, const mink_pose *pb,
                      mink_pose *pa_unit, mink_pose *pb_unit);
 
+/* A common point of two overlapping rounded shapes along their core axis,
+ * as a distance from A's core point towards B's (dc apart): the points in
+ * both are [max(-ra, dc - rb), min(ra, dc + rb)]; this is its middle, inside
+ * both even when one shape holds the other. */
+float mink_overlap_middle(float ra, float rb, float dc);
+
 /* Zeros a result and sets its status (the MINK_ERR_INVALID answer). */
 void mink_result_error(mink_result *out, mink_status status);
 

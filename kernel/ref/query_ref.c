@@ -69,16 +69,6 @@ static v3 world_point(const ref_query *q, v3 p) { return v3_add(m33_mul(&q->rot_
 
 /* Fills the result from core witnesses (A frame), a unit normal and the
  * signed distance of the rounded shapes: each witness moves out by its radius. */
-/* Along the core axis from A's core point (0) to B's (dc), the points in
- * both rounded shapes are [max(-ra, dc - rb), min(ra, dc + rb)]: its middle
- * is a common point even when one shape holds the other. */
-static float overlap_middle(float ra, float rb, float dc)
-{
-    const float lo = dc - rb > -ra ? dc - rb : -ra;
-    const float hi = dc + rb < ra ? dc + rb : ra;
-    return 0.5f * (lo + hi);
-}
-
 static void finish(const ref_query *q, v3 pa_core, v3 pb_core, v3 n, float distance, mink_result *out)
 {
     out->distance = distance;
@@ -164,7 +154,7 @@ mink_status mink_ref_distance(const mink_shape *a, const mink_pose *pa,
         /* Shallow overlap of the rounded shapes: report a common point, the
          * middle of the overlap along the core axis. */
         const v3 n = v3_scale(g.v, 1.0f / dc);
-        const v3 p = v3_add(pa_core, v3_scale(n, overlap_middle(q.ra, q.rb, dc)));
+        const v3 p = v3_add(pa_core, v3_scale(n, mink_overlap_middle(q.ra, q.rb, dc)));
         finish(&q, p, p, n, 0.0f, out);
         out->point_a = out->point_b = world_point(&q, p);
     } else {
