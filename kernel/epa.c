@@ -208,8 +208,10 @@ static unsigned closest_face(const simd_poly *P)
     return vw_argmax(best, best_i, &top);
 }
 
-/* Which faces see w: n.w - d > 0, all faces a lane-width at a time. */
-static void mark_seen(simd_poly *P, v4 w)
+/* Which faces see w: n.w - d > eps, all faces a lane-width at a time. The
+ * margin keeps faces that w only grazes (coplanar up to rounding, common on
+ * boxes) out of the removed set, so the horizon stays one simple loop. */
+static void mark_seen(simd_poly *P, v4 w, float eps)
 {
     const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;
     const vw wx = vw_splat(v4_x(w)), wy = vw_splat(v4_y(w)), wz = vw_splat(v4_z(w));
@@ -217,7 +219,7 @@ static void mark_seen(simd_poly *P, v4 w)
     for (unsigned f = 0; f < slots; f += MINK_W_LANES) {
         const vw dist = vw_sub(vw_madd(vw_load(P->nz + f), wz, vw_madd(vw_load(P->ny + f), wy, vw_mul(vw_load(P->nx + f), wx))),
                                vw_load(P->d + f));
-        vw_store(P->seen + f, vw_select(vw_cmpgt(dist, zero), one, zero));
+        vw_store(P->seen + f, vw_select(vw_cmpgt(dist, vw_splat(eps)), one, zero));
     }
 }
 
@@ -228,14 +230,14 @@ static int has_vertex(const simd_poly *P, const simd_vertex *w)
     return 0;
 }
 
-static int expand(simd_poly *P, unsigned f0, unsigned iw)
+static int expand(simd_poly *P, unsigned f0, unsigned iw, float eps)
 {
     typedef struct { unsigned face, edge; } edge_ref;
     edge_ref stack[2 * MINK_EPA_MAX_FACES + 4];
     edge_ref horizon[MINK_EPA_MAX_FACES];
     unsigned nstack = 0, nhorizon = 0;
 
-    mark_seen(P, P->vert[iw].w);
+    mark_seen(P, P->vert[iw].w, eps);
     remove_face(P, f0);
     for (unsigned i = 0; i < 3; ++i) {
         stack[nstack].face = P->adj[f0][i];
@@ -368,7 +370,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
             return;
         }
         const unsigned iw = add_vertex(&P, &w);
-        if (!expand(&P, f, iw)) {
+        if (!expand(&P, f, iw, tol)) {
             /* face capacity or a horizon broken by rounding: the last
              * consistent closest face (its vertices are never removed) */
             face_answer(&P, best, 0, tol, out);

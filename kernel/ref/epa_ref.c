@@ -222,10 +222,10 @@ static int has_vertex(const epa_poly *P, const ref_vertex *w)
     return 0;
 }
 
-/* Removes the faces that see vertex `iw`, starting at face f0 (which does),
+/* Removes the faces that see vertex `iw` (by more than eps), starting at face f0 (which does),
  * and fans the horizon to the new vertex. Returns 0 when the polytope cannot
  * be kept closed (capacity or a horizon broken by rounding). */
-static int expand(epa_poly *P, unsigned f0, unsigned iw)
+static int expand(epa_poly *P, unsigned f0, unsigned iw, float eps)
 {
     typedef struct { unsigned face, edge; } edge_ref;
     edge_ref stack[2 * MINK_EPA_MAX_FACES + 4];
@@ -243,7 +243,9 @@ static int expand(epa_poly *P, unsigned f0, unsigned iw)
         const edge_ref e = stack[--nstack];
         epa_face *F = &P->face[e.face];
         if (!F->alive) continue;
-        if (v3_dot(F->n, w) - F->d > 0.0f) {
+        /* seen by w beyond a rounding margin: grazed faces (coplanar up to
+         * rounding, common on boxes) stay, so the horizon is one loop */
+        if (v3_dot(F->n, w) - F->d > eps) {
             remove_face(P, e.face);
             for (unsigned k = 1; k <= 2; ++k) {
                 const unsigned i = (e.edge + k) % 3;
@@ -367,7 +369,7 @@ void mink_scalar_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *o
             return;
         }
         const unsigned iw = add_vertex(&P, &w);
-        if (!expand(&P, f, iw)) {
+        if (!expand(&P, f, iw, tol)) {
             /* Face capacity or a horizon broken by rounding: the polytope can
              * no longer be trusted; keep the last consistent closest face. */
             out->status = MINK_MAX_ITERATIONS;
