@@ -1,0 +1,72 @@
+/* Peer adapters: established libraries run on the same case sets as mink, side
+ * by side in mink-bench. Each adapter builds its own shapes from the case
+ * file's double-precision description (outside the timing) and answers in
+ * mink's conventions: signed scalar, unit normal from A towards B.
+ *
+ * An adapter is compiled only when its library was found (MINK_HAVE_CCD,
+ * MINK_HAVE_BULLET); bench_queries.c lists the ones present. */
+#ifndef MINK_BENCH_PEERS_H
+#define MINK_BENCH_PEERS_H
+
+#include <stddef.h>
+#include "cases.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A peer's answer to one case, in mink's conventions. Peers report less than
+ *  mink does (no witness points checked, sometimes no scalar), so each field
+ *  says whether it was computed. */
+typedef struct peer_answer {
+    int    kind;        /* CASE_SEP, CASE_PEN, or -1 when the peer failed       */
+    int    has_value;   /* value computed                                      */
+    double value;       /* distance (sep) or depth (pen), >= 0                 */
+    int    has_normal;  /* normal computed                                     */
+    double normal[3];   /* unit, from A towards B: translating B by
+                           depth * normal separates a pen pair                 */
+} peer_answer;
+
+/** One peer implementation (a library and an algorithm choice). */
+typedef struct peer_api {
+    const char *name;        /* benchmark implementation name, e.g. "ccd-mpr"   */
+    unsigned queries;        /* bit (1u << CASE_QUERY_x) per query it answers   */
+    int pen_sep_value;       /* 1 if its penetration query also reports the
+                                distance of separated pairs (else: kind only)   */
+    /** Builds the peer's shapes and poses for cases[0..n) (the array must
+     *  outlive the context). NULL on failure. Not timed. */
+    void *(*prepare)(const mink_case *cases, size_t n);
+    void (*release)(void *ctx);
+    /** Answers case i once, for the correctness check. Not timed. */
+    void (*answer)(void *ctx, size_t i, int query, peer_answer *out);
+    /** Timed: one query per case, all n cases in order, nothing allocated by
+     *  the adapter. Returns a sum of the answers so the work cannot be
+     *  optimized away. */
+    double (*pass)(void *ctx, int query);
+} peer_api;
+
+/** Row-major rotation matrix of a case pose's quaternion (w x y z),
+ *  normalized first (the case files print 17 digits; the norm is 1 to ~1e-16). */
+static inline void peer_rotation(const double q[4], double m[9])
+{
+    double n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    double s = n > 0.0 ? 2.0 / n : 0.0;
+    double w = q[0], x = q[1], y = q[2], z = q[3];
+    m[0] = 1.0 - s * (y * y + z * z); m[1] = s * (x * y - w * z);       m[2] = s * (x * z + w * y);
+    m[3] = s * (x * y + w * z);       m[4] = 1.0 - s * (x * x + z * z); m[5] = s * (y * z - w * x);
+    m[6] = s * (x * z - w * y);       m[7] = s * (y * z + w * x);       m[8] = 1.0 - s * (x * x + y * y);
+}
+
+#ifdef MINK_HAVE_CCD
+extern const peer_api peer_ccd_gjk;  /* "ccd": GJK intersect, GJK+EPA penetration */
+extern const peer_api peer_ccd_mpr;  /* "ccd-mpr": MPR intersect and penetration   */
+#endif
+#ifdef MINK_HAVE_BULLET
+extern const peer_api peer_bullet;   /* "bullet": btGjkPairDetector (+ GJK-EPA)    */
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MINK_BENCH_PEERS_H */

@@ -1,0 +1,382 @@
+#!/usr/bin/python3
+"""Merges mink-bench JSON runs, prints the comparison table, draws the chart.
+
+Usage: bench_table.py --out-dir DIR [--name NAME] [--note TEXT ...] RUN.json...
+
+Reads Google Benchmark JSON from one or more mink-bench runs (one per SIMD
+build and query type), takes the median of the repetitions (the "median"
+aggregate when present, else the median of the iteration runs), and writes
+into DIR:
+  NAME.json  the runs merged (Google Benchmark format: compare.py reads it)
+  NAME.txt   the table printed on stdout
+  NAME.png   cycles/query per group and implementation (needs gnuplot)
+Python 3 standard library only (Debian's /usr/bin/python3).
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+QUERIES = ["intersect", "distance", "penetration"]
+SIMD_ORDER = ["sse41", "avx2", "avx512", "neon", "portable"]
+EXACT = 0.99  # a peer is "exact" on a group when it answers >= 99 % right
+
+
+def load_runs(paths):
+    """Returns (contexts, benchmark entries) of every readable file."""
+    contexts, entries = [], []
+    for path in paths:
+        try:
+            with open(path) as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            print(f"bench_table: skipping {path}: {e}", file=sys.stderr)
+            continue
+        ctx = data.get("context", {})
+        contexts.append(ctx)
+        for b in data.get("benchmarks", []):
+            entries.append(b)
+    return contexts, entries
+
+
+# Peers in the order mink-bench registers them; unknown ones after, as seen
+# (random interleaving shuffles the order of the JSON entries).
+PEER_ORDER = ["ccd", "ccd-mpr", "bullet"]
+
+
+def impl_key(impl):
+    """Display order: ref, simd widths narrow to wide, then the peers."""
+    if impl == "ref":
+        return (0, 0, impl)
+    if impl.startswith("simd-"):
+        w = impl[5:]
+        return (1, SIMD_ORDER.index(w) if w in SIMD_ORDER else len(SIMD_ORDER), impl)
+    return (2, PEER_ORDER.index(impl) if impl in PEER_ORDER else len(PEER_ORDER), impl)
+
+
+def family(impl):
+    if impl == "ref":
+        return "ref"
+    return "simd" if impl.startswith("simd-") else "peer"
+
+
+def collect(entries):
+    """results[query][group][impl] -> dict(cyc, ns, ok, iters, error, reps)."""
+    medians, iters, errors = {}, {}, {}
+    for b in entries:
+        name = b.get("run_name", b.get("name", ""))
+        if name.count("/") != 2:
+            continue
+        if b.get("error_occurred"):
+            errors[name] = b.get("error_message", "error")
+            continue
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                medians[name] = b
+        else:
+            iters.setdefault(name, []).append(b)
+
+    results, groups = {}, []
+    for name in list(medians) + list(iters) + list(errors):
+        query, group, impl = name.split("/")
+        if group not in groups:
+            groups.append(group)
+        if family(impl) == "peer" and impl not in PEER_ORDER:
+            PEER_ORDER.append(impl)
+        cell = results.setdefault(query, {}).setdefault(group, {}).get(impl)
+        if cell is not None:
+            continue
+        cell = {"cyc": None, "ns": None, "ok": None, "iters": None, "scalar": None, "error": None,
+                "reps": 0}
+        if name in medians:
+            m = medians[name]
+            cell.update(cyc=m.get("tsc_cycles/query"), ns=m.get("ns/query"), ok=m.get("ok_frac"),
+                        iters=m.get("iters/query"), scalar=m.get("scalar_checked_frac"),
+                        reps=m.get("repetitions", 0))
+        elif name in iters:
+            runs = iters[name]
+
+            def med(key):
+                vals = [r[key] for r in runs if key in r]
+                return statistics.median(vals) if vals else None
+
+            cell.update(cyc=med("tsc_cycles/query"), ns=med("ns/query"), ok=med("ok_frac"),
+                        iters=med("iters/query"), scalar=med("scalar_checked_frac"), reps=len(runs))
+        else:
+            cell["error"] = errors[name]
+        results[query][group][impl] = cell
+    return results, groups
+
+
+def fmt(x):
+    """3 significant digits, k for thousands: 403, 1.41k, 13.8k, 154k."""
+    if x is None or not math.isfinite(x):
+        return "-"
+    if x >= 99950:
+        return f"{x / 1e3:.0f}k"
+    if x >= 9995:
+        return f"{x / 1e3:.1f}k"
+    if x >= 999.5:
+        return f"{x / 1e3:.2f}k"
+    if x >= 9.995:
+        return f"{x:.0f}"
+    return f"{x:.1f}"
+
+
+def short_error(msg):
+    """'3/200 wrong; first ...' -> 'wrong 3/200'; anything else -> 'error'."""
+    head = msg.split(";")[0].strip()
+    if head.endswith(" wrong"):
+        return "wrong " + head[:-6]
+    return "error"
+
+
+def kind_only(cell, query):
+    """A peer whose penetration answers were checked on the kind only (it
+    reported no distance for some cases, where mink's are checked in full)."""
+    return query == "penetration" and cell.get("scalar") is not None and cell["scalar"] < 1.0
+
+
+def fmt_ok(cell, query):
+    """ok as a percentage, 'k' when part of it was checked on the kind only."""
+    ok = cell.get("ok")
+    if ok is None:
+        return f"{'-':>5}"
+    pct = 100.0 * ok
+    text = "100" if pct >= 99.95 else f"{pct:.1f}"
+    return f"{text + ('k' if kind_only(cell, query) else ''):>5}"
+
+
+def geomean(vals):
+    vals = [v for v in vals if v is not None and v > 0 and math.isfinite(v)]
+    if not vals:
+        return None
+    return math.exp(sum(math.log(v) for v in vals) / len(vals))
+
+
+def query_table(query, rows, groups, impls):
+    """Lines of one query's table; also returns the notes it raised."""
+    notes = []
+    kinds = set()
+    present = [i for i in impls if any(i in rows.get(g, {}) for g in groups)]
+    if not present:
+        return [], notes
+    gw = max([len("group")] + [len(g) for g in groups] + [len("geomean")])
+    width = {}
+    for i in present:
+        width[i] = max(len(i), 6 + 1 + 6 + (6 if family(i) == "peer" else 0))
+    head1 = f"{'':<{gw}}"
+    head2 = f"{'group':<{gw}}"
+    for i in present:
+        head1 += "  " + f"{i:^{width[i]}}"
+        sub = f"{'ns':>6} {'cyc':>6}" + (f" {'ok%':>5}" if family(i) == "peer" else "")
+        head2 += "  " + f"{sub:>{width[i]}}"
+    head1 += "  " + f"{'best simd vs':^22}"
+    head2 += "  " + f"{'ref':>6} {'exact peer':>15}"
+    lines = [head1, head2, "-" * len(head2)]
+
+    per_impl = {i: [] for i in present}
+    sp_ref, sp_peer = [], []
+    missing = {i: 0 for i in present}
+    for g in groups:
+        row = rows.get(g, {})
+        line = f"{g:<{gw}}"
+        for i in present:
+            c = row.get(i)
+            if c is None:
+                text = "-"
+                missing[i] += 1
+            elif c["error"]:
+                text = short_error(c["error"])
+                missing[i] += 1
+                notes.append(f"{query}/{g}/{i}: {c['error']}")
+            else:
+                text = f"{fmt(c['ns']):>6} {fmt(c['cyc']):>6}"
+                if family(i) == "peer":
+                    text += " " + fmt_ok(c, query)
+                    if kind_only(c, query):
+                        kinds.add(i)
+                per_impl[i].append(c["cyc"])
+            line += "  " + f"{text:>{width[i]}}"
+        simd = [(row[i]["cyc"], i) for i in present
+                if family(i) == "simd" and i in row and not row[i]["error"] and row[i]["cyc"]]
+        best = min(simd) if simd else None
+        ref = row.get("ref")
+        s_ref = s_peer = "-"
+        if best and ref and not ref["error"] and ref["cyc"]:
+            r = ref["cyc"] / best[0]
+            sp_ref.append(r)
+            s_ref = f"{r:.2f}x"
+        exact = [(row[i]["cyc"], i) for i in present
+                 if family(i) == "peer" and i in row and not row[i]["error"] and row[i]["cyc"]
+                 and (row[i]["ok"] or 0) >= EXACT]
+        if best and exact:
+            pc, pi = min(exact)
+            r = pc / best[0]
+            sp_peer.append(r)
+            s_peer = f"{r:.2f}x {pi}"
+        line += "  " + f"{s_ref:>6} {s_peer:>15}"
+        lines.append(line)
+
+    line = f"{'geomean':<{gw}}"
+    for i in present:
+        gm = geomean(per_impl[i])
+        text = f"{'':>6} {fmt(gm):>6}" + ("*" if missing[i] and gm else "")
+        if family(i) == "peer":
+            text += "      "
+        line += "  " + f"{text:>{width[i]}}"
+    gr, gp = geomean(sp_ref), geomean(sp_peer)
+    line += "  " + f"{(f'{gr:.2f}x' if gr else '-'):>6} {(f'{gp:.2f}x' if gp else '-'):>15}"
+    lines.append("-" * len(head2))
+    lines.append(line)
+    if any(missing[i] and per_impl[i] for i in present):
+        notes.append(f"{query}: * geomean over fewer groups (some missing or failed)")
+    if kinds:
+        notes.append(f"{query}: k = {', '.join(sorted(kinds))} reported no distance for separated "
+                     "pairs; checked on the kind only there (and still counted as exact)")
+    return lines, notes
+
+
+def gnuplot_chart(results, groups, impls, out_png, title):
+    gp = shutil.which("gnuplot")
+    if not gp:
+        return "gnuplot not found (apt-get install gnuplot-nox): no chart"
+    base = out_png[:-4]
+    panels = []
+    for q in QUERIES:
+        rows = results.get(q)
+        if not rows:
+            continue
+        cols = [i for i in impls if any(i in rows.get(g, {}) for g in groups)]
+        gs = [g for g in groups if g in rows]
+        dat = f"{base}.{q}.dat"
+        vals = []
+        with open(dat, "w") as f:
+            f.write("# group " + " ".join(cols) + "\n")
+            for g in gs:
+                cells = []
+                for i in cols:
+                    c = rows[g].get(i)
+                    v = c["cyc"] if c and not c["error"] and c["cyc"] else None
+                    if v:
+                        vals.append(v)
+                    cells.append(f"{v:.6g}" if v else "NaN")
+                f.write(g + " " + " ".join(cells) + "\n")
+        if vals:
+            panels.append((q, dat, cols, min(vals), max(vals), len(gs)))
+    if not panels:
+        return "no data to chart"
+    script = [
+        "set terminal pngcairo size 1500,%d font 'sans,10'" % (420 * len(panels) + 60),
+        f"set output '{out_png}'",
+        "set style data histograms",
+        "set style histogram clustered gap 1",
+        "set style fill solid 0.85 border -1",
+        "set logscale y",
+        "set grid ytics mytics",
+        "set ylabel 'TSC cycles / query (log)'",
+        "set key outside right top vertical",
+        "set xtics rotate by -30 nomirror",
+        "set datafile missing 'NaN'",
+        f"set multiplot layout {len(panels)},1 title '{title}'",
+    ]
+    for q, dat, cols, lo, hi, ng in panels:
+        script.append(f"set title '{q}'")
+        script.append(f"set yrange [{lo / 1.5:.6g}:{hi * 1.5:.6g}]")
+        script.append(f"set xrange [-0.6:{ng - 0.4}]")
+        plots = []
+        for k, c in enumerate(cols):
+            plots.append(f"'{dat}' using {k + 2}:xtic(1) title '{c}'")
+        script.append("plot " + ", ".join(plots))
+    script.append("unset multiplot")
+    gp_path = f"{base}.gp"
+    with open(gp_path, "w") as f:
+        f.write("\n".join(script) + "\n")
+    r = subprocess.run([gp, gp_path], capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"gnuplot failed: {r.stderr.strip()[:300]}"
+    for _, dat, _, _, _, _ in panels:
+        os.unlink(dat)
+    os.unlink(gp_path)
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--name", default="bench")
+    ap.add_argument("--note", action="append", default=[], help="a header line for the table")
+    ap.add_argument("runs", nargs="+")
+    args = ap.parse_args()
+
+    contexts, entries = load_runs(args.runs)
+    if not entries:
+        print("bench_table: no benchmark results", file=sys.stderr)
+        return 1
+    results, groups = collect(entries)
+    # Rows in the case file's order (random interleaving shuffles the JSON).
+    order = [g for c in contexts for g in c.get("mink_groups", "").split(",") if g]
+    groups.sort(key=lambda g: order.index(g) if g in order else len(order))
+    impls = sorted({i for q in results.values() for g in q.values() for i in g}, key=impl_key)
+
+    ctx = contexts[0] if contexts else {}
+    simds = sorted({c.get("mink_simd", "?") for c in contexts}, key=lambda w: impl_key("simd-" + w))
+    tsc_hz = float(ctx.get("tsc_hz", "0") or 0)
+    reps = max((c["reps"] for q in results.values() for g in q.values() for c in g.values()), default=0)
+    out = []
+    out.append(f"mink-bench on {ctx.get('host_name', '?')}, {ctx.get('date', '?')}")
+    for n in args.note:
+        out.append(n)
+    out.append(f"backends: {', '.join(simds)}; TSC {tsc_hz / 1e9:.3f} GHz ({ctx.get('tsc_kind', '?')}); "
+               f"median of {reps} repetition(s); cases: {ctx.get('mink_cases', '?')}")
+    loads = [c.get("load_avg", [0])[0] for c in contexts if c.get("load_avg")]
+    cpus = ctx.get("num_cpus", 0) or 1
+    # mink-bench itself adds ~1 to the load of the chunks after the first.
+    if loads and max(loads) > 1.0 + 0.25 * cpus:
+        out.append(f"WARNING: load average up to {max(loads):.1f} on {cpus} CPUs while timing: other "
+                   "processes were running, numbers are noisy")
+    out.append("ns = ns/query, cyc = TSC (reference) cycles/query, ok% = share of the group answered "
+               f"right (an exact peer has >= {100 * EXACT:.0f}%); speedups in cycles")
+    out.append("")
+    notes = []
+    for q in QUERIES:
+        if q not in results:
+            continue
+        lines, qn = query_table(q, results[q], groups, impls)
+        if not lines:
+            continue
+        out.append(f"== {q} ==")
+        out.extend(lines)
+        out.append("")
+        notes.extend(qn)
+    notes.append("peers are checked on kind, scalar (1e-4 L) and normal, not on witness points "
+                 "(bench/bench_queries.c, peer_check); mink on everything (case_check)")
+    out.append("notes:")
+    out.extend("  " + n for n in notes)
+    text = "\n".join(out) + "\n"
+    sys.stdout.write(text)
+
+    os.makedirs(args.out_dir, exist_ok=True)
+    merged = dict(ctx)
+    merged["mink_runs"] = contexts
+    with open(os.path.join(args.out_dir, args.name + ".json"), "w") as f:
+        json.dump({"context": merged, "benchmarks": entries}, f, indent=1)
+        f.write("\n")
+    with open(os.path.join(args.out_dir, args.name + ".txt"), "w") as f:
+        f.write(text)
+    png = os.path.join(args.out_dir, args.name + ".png")
+    title = f"mink-bench, {ctx.get('host_name', '?')}: TSC cycles per query (lower is better)"
+    msg = gnuplot_chart(results, groups, impls, png, title)
+    if msg:
+        print(f"bench_table: {msg}", file=sys.stderr)
+    else:
+        print(f"chart: {png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
