@@ -1,6 +1,7 @@
 /* GJK, SIMD kernel. */
 #include "gjk.h"
 #include "tolerance.h"
+#include "closest_double.h"
 
 /* The closest point recomputed from its feature's normal (Catto, GDC 2010):
  * cross products of edges instead of the weighted sum, whose rounding tilts
@@ -26,6 +27,24 @@ static v4 refined_v(const simd_simplex *s, v4 v)
     return v4_dot(r, v) > 0.0f ? r : v;
 }
 
+/* The simplex's points in `bits` solved again in double precision: sets the
+ * chosen subset and weights, returns the new v. */
+static v4 resolve_double(simd_simplex *s, unsigned bits)
+{
+    float pts[4][3], lambda[4], t[4];
+    for (unsigned i = 0; i < 4; ++i) {
+        v4_store(t, s->vert[i].w);
+        pts[i][0] = t[0];
+        pts[i][1] = t[1];
+        pts[i][2] = t[2];
+    }
+    s->bits = mink_closest_double((const float(*)[3])pts, bits, lambda);
+    s->lambda = v4_load(lambda);
+    v4 v = v4_zero();
+    for (unsigned i = 0; i < 4; ++i) v = v4_madd(v4_splat(lambda[i]), s->vert[i].w, v);
+    return v;
+}
+
 void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
               const simd_vertex *seed, unsigned nseed, simd_gjk_result *out)
 {
@@ -33,6 +52,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     const float gap2 = (MINK_GJK_GAP_REL * pair->scale) * (MINK_GJK_GAP_REL * pair->scale);
     const float margin2 = margin * margin;
     simd_simplex *s = &out->simplex;
+    unsigned resolves = 0;
 
     v4 v;
     if (nseed == 0 || !mink_simd_johnson_seed(s, seed, nseed, MINK_TOUCH_REL * pair->scale, &v)) {
@@ -48,11 +68,22 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     out->iterations = 0;
 
     for (;;) {
+        if (s->bits == 15u) {
+            /* four points around the origin, if double precision agrees (a
+             * nearly flat tetrahedron's float determinants are noise) */
+            const v4 exact = resolve_double(s, 15u);
+            if (s->bits == 15u) {
+                out->overlap = 1;
+                v = exact;
+                break;
+            }
+            if (resolves++ >= MINK_GJK_MAX_RESOLVES) break; /* the double answer stands */
+            v = exact;
+        }
         const float vv = v4_len2(v);
-        /* four points around the origin (a warm seed can start that way), the
-         * origin on the simplex up to rounding, or (intersect) cores within
-         * the margin: |v| bounds the core distance from above */
-        if (s->bits == 15u || vv <= touch2 || (mode == SIMD_GJK_INTERSECT && vv <= margin2)) {
+        /* the origin on the simplex up to rounding, or (intersect) cores
+         * within the margin: |v| bounds the core distance from above */
+        if (vv <= touch2 || (mode == SIMD_GJK_INTERSECT && vv <= margin2)) {
             out->overlap = 1;
             break;
         }
@@ -68,7 +99,19 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
 
         /* gap (vv - vw)/|v| <= tol, squared to avoid the root */
         const float gap = vv - vdotw;
-        if (gap <= 0.0f || gap * gap <= gap2 * vv || mink_simd_simplex_contains(s, &w)) break;
+        if (gap <= 0.0f || gap * gap <= gap2 * vv) break;
+        if (mink_simd_simplex_contains(s, &w)) {
+            /* a repeated support point while the bounds disagree: v is off
+             * by rounding; solve again in double, stop if that does not help */
+            if (resolves++ < MINK_GJK_MAX_RESOLVES) {
+                const v4 exact = resolve_double(s, s->bits);
+                if (v4_len2(exact) <= vv) { /* same length, truer direction */
+                    v = exact;
+                    continue;
+                }
+            }
+            break;
+        }
 
         /* Adding a point writes only its free slot and subsets holding it, so
          * the old simplex comes back from its mask and weights alone. */
@@ -77,13 +120,17 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         mink_simd_simplex_add(s, &w);
         v4 next;
         mink_simd_johnson(s, &next, MINK_TOUCH_REL * pair->scale);
-        if (s->bits == 15u) {
-            out->overlap = 1;
-            v = next;
-            break;
-        }
-        if (v4_len2(next) >= vv) {
-            s->bits = old_bits; /* no progress: keep the better simplex */
+        if (s->bits != 15u && v4_len2(next) >= vv) {
+            /* no progress in float: the new set in double, else keep the
+             * previous, better simplex */
+            if (resolves++ < MINK_GJK_MAX_RESOLVES) {
+                const v4 exact = resolve_double(s, old_bits | (1u << s->last));
+                if (s->bits == 15u || v4_len2(exact) < vv) {
+                    v = exact;
+                    continue;
+                }
+            }
+            s->bits = old_bits;
             s->lambda = old_lambda;
             break;
         }

@@ -26,6 +26,10 @@
  * about 10-20 even on 1024-point hulls; 64 means something is cycling. */
 #define MINK_GJK_MAX_ITERATIONS 64
 
+/* How often one GJK query may fall back to the double-precision simplex
+ * solver (closest_double.h) when the float solver is in doubt. */
+#define MINK_GJK_MAX_RESOLVES 4
+
 /* EPA polytope capacity (fixed, no allocation). Each iteration adds one vertex
  * and two faces net; polytope cores converge in far fewer. */
 #define MINK_EPA_MAX_VERTICES 128

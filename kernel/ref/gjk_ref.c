@@ -1,6 +1,7 @@
 /* GJK, scalar reference. */
 #include "gjk_ref.h"
 #include "tolerance.h"
+#include "closest_double.h"
 
 void mink_scalar_simplex_points(const ref_simplex *s, v3 *pa, v3 *pb)
 {
@@ -40,12 +41,29 @@ static v3 refined_v(const ref_simplex *s, v3 v)
     return v3_dot(r, v) > 0.0f ? r : v;
 }
 
+/* The simplex's points in `bits` solved again in double precision: sets the
+ * chosen subset and weights, returns the new v. */
+static v3 resolve_double(ref_simplex *s, unsigned bits)
+{
+    float pts[4][3];
+    for (unsigned i = 0; i < 4; ++i) {
+        pts[i][0] = s->vert[i].w.x;
+        pts[i][1] = s->vert[i].w.y;
+        pts[i][2] = s->vert[i].w.z;
+    }
+    s->bits = mink_closest_double((const float(*)[3])pts, bits, s->lambda);
+    v3 v = {0, 0, 0};
+    for (unsigned i = 0; i < 4; ++i) v = v3_add(v, v3_scale(s->vert[i].w, s->lambda[i]));
+    return v;
+}
+
 void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
              const ref_vertex *seed, unsigned nseed, ref_gjk_result *out)
 {
     const float touch = MINK_TOUCH_REL * pair->scale;
     const float gap_tol = MINK_GJK_GAP_REL * pair->scale;
     ref_simplex *s = &out->simplex;
+    unsigned resolves = 0;
 
     if (nseed == 0 || !mink_scalar_johnson_seed(s, seed, nseed, touch, &out->v)) {
         if (!(v3_len2(v0) > 0.0f)) v0 = v3_make(1, 0, 0);
@@ -61,10 +79,21 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
     v3 v = out->v;
 
     for (;;) {
+        if (s->bits == 15u) {
+            /* Four points around the origin, if double precision agrees: a
+             * nearly flat tetrahedron's float determinants are noise. */
+            const v3 exact = resolve_double(s, 15u);
+            if (s->bits == 15u) {
+                out->overlap = 1;
+                v = exact;
+                break;
+            }
+            if (resolves++ >= MINK_GJK_MAX_RESOLVES) break; /* the double answer stands */
+            v = exact;
+        }
         const float vv = v3_len2(v);
-        /* Four points around the origin (a warm seed can start that way), or
-         * the origin on the simplex up to rounding: the cores overlap/touch. */
-        if (s->bits == 15u || vv <= touch * touch) {
+        /* The origin on the simplex up to rounding: the cores touch. */
+        if (vv <= touch * touch) {
             out->overlap = 1;
             break;
         }
@@ -86,22 +115,36 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
          * the margin, v is a separating axis of the rounded shapes. */
         if (mode == REF_GJK_INTERSECT && vw > 0.0f && vw * vw > margin * margin * vv) break;
 
-        /* Converged: the bounds |v| and v.w/|v| are within gap_tol, or the
-         * support point is already in the simplex (no progress possible). */
-        if (vv - vw <= gap_tol * sqrtf(vv) || mink_scalar_simplex_contains(s, &w)) break;
+        /* Converged: the bounds |v| and v.w/|v| are within gap_tol. */
+        if (vv - vw <= gap_tol * sqrtf(vv)) break;
+        if (mink_scalar_simplex_contains(s, &w)) {
+            /* A repeated support point while the bounds still disagree: v is
+             * off the simplex's closest point by rounding. Solve again in
+             * double; stop when that does not improve it. */
+            if (resolves++ < MINK_GJK_MAX_RESOLVES) {
+                const v3 exact = resolve_double(s, s->bits);
+                if (v3_len2(exact) <= vv) { /* same length, truer direction */
+                    v = exact;
+                    continue;
+                }
+            }
+            break;
+        }
 
         const ref_simplex before = *s;
         mink_scalar_simplex_add(s, &w);
         v3 next;
         mink_scalar_johnson(s, &next, touch);
-        if (s->bits == 15u) {
-            /* Four affinely independent points around the origin. */
-            out->overlap = 1;
-            v = next;
-            break;
-        }
-        if (v3_len2(next) >= vv) {
-            /* No progress (rounding): keep the previous, better simplex. */
+        if (s->bits != 15u && v3_len2(next) >= vv) {
+            /* No progress in float: try the new set in double, else keep the
+             * previous, better simplex. */
+            if (resolves++ < MINK_GJK_MAX_RESOLVES) {
+                const v3 exact = resolve_double(s, before.bits | (1u << s->last));
+                if (s->bits == 15u || v3_len2(exact) < vv) {
+                    v = exact;
+                    continue;
+                }
+            }
             *s = before;
             break;
         }

@@ -1,0 +1,96 @@
+/* Johnson's subalgorithm in double precision, every subset. */
+#include "closest_double.h"
+
+static unsigned popcount4(unsigned x) { return (x & 1u) + ((x >> 1) & 1u) + ((x >> 2) & 1u) + ((x >> 3) & 1u); }
+static unsigned lowest_slot(unsigned x) { return (x & 1u) ? 0u : (x & 2u) ? 1u : (x & 4u) ? 2u : 3u; }
+
+unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[4])
+{
+    double dp[4][4] = {{0}}, det[16][4] = {{0}};
+    for (unsigned i = 0; i < 4; ++i)
+        for (unsigned j = 0; j < 4; ++j)
+            if ((bits >> i & 1u) && (bits >> j & 1u))
+                dp[i][j] = (double)pts[i][0] * pts[j][0] + (double)pts[i][1] * pts[j][1] + (double)pts[i][2] * pts[j][2];
+    /* every subset, smallest first (a proper subset is numerically smaller) */
+    for (unsigned x = 1; x < 16; ++x) {
+        if ((x & bits) != x) continue;
+        for (unsigned j = 0; j < 4; ++j) {
+            if (!(x >> j & 1u)) continue;
+            const unsigned y = x & ~(1u << j);
+            if (y == 0) {
+                det[x][j] = 1.0;
+                continue;
+            }
+            const unsigned k = lowest_slot(y);
+            double sum = 0.0;
+            for (unsigned i = 0; i < 4; ++i)
+                if (y >> i & 1u) sum += det[y][i] * (dp[i][k] - dp[i][j]);
+            det[x][j] = sum;
+        }
+    }
+    /* A subset is degenerate when its Gram determinant (the sum of its
+     * determinants: |e|^2, (2 area)^2, (6 volume)^2) is negligible against
+     * its longest edge: then its determinants are rounding noise of the
+     * float inputs and say nothing about where the origin lies. */
+    int degenerate[16] = {0};
+    for (unsigned x = 1; x < 16; ++x) {
+        if ((x & bits) != x || popcount4(x) < 2) continue;
+        double total = 0.0, edge2 = 0.0;
+        for (unsigned i = 0; i < 4; ++i) {
+            if (!(x >> i & 1u)) continue;
+            total += det[x][i];
+            for (unsigned j = 0; j < 4; ++j)
+                if (x >> j & 1u) {
+                    const double e2 = dp[i][i] - 2.0 * dp[i][j] + dp[j][j];
+                    if (e2 > edge2) edge2 = e2;
+                }
+        }
+        double limit = 1e-12; /* (1e-6 relative)^2, times edge2^(size-1) */
+        for (unsigned k = 1; k < popcount4(x); ++k) limit *= edge2;
+        degenerate[x] = !(total > limit);
+    }
+    /* Johnson's test, largest subsets first; else the best proper subset */
+    unsigned best = 0;
+    double best_d2 = -1.0;
+    for (unsigned size = popcount4(bits); size >= 1 && best == 0; --size) {
+        for (unsigned x = 1; x < 16; ++x) {
+            if ((x & bits) != x || popcount4(x) != size || degenerate[x]) continue;
+            int ok = 1;
+            for (unsigned i = 0; i < 4 && ok; ++i) {
+                if (!(bits >> i & 1u)) continue;
+                if (x >> i & 1u) ok = det[x][i] > 0.0;
+                else ok = degenerate[x | 1u << i] || !(det[x | 1u << i][i] > 0.0); /* flat: exactly 0 */
+            }
+            if (ok) {
+                best = x;
+                break;
+            }
+        }
+    }
+    if (best == 0) {
+        for (unsigned x = 1; x < 16; ++x) {
+            if ((x & bits) != x || degenerate[x]) continue;
+            double total = 0.0, v[3] = {0, 0, 0};
+            int proper = 1;
+            for (unsigned i = 0; i < 4; ++i)
+                if (x >> i & 1u) {
+                    proper &= det[x][i] > 0.0;
+                    total += det[x][i];
+                }
+            if (!proper) continue;
+            for (unsigned i = 0; i < 4; ++i)
+                if (x >> i & 1u)
+                    for (int c = 0; c < 3; ++c) v[c] += det[x][i] / total * pts[i][c];
+            const double d2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+            if (best_d2 < 0.0 || d2 < best_d2) {
+                best_d2 = d2;
+                best = x;
+            }
+        }
+    }
+    double total = 0.0;
+    for (unsigned i = 0; i < 4; ++i)
+        if (best >> i & 1u) total += det[best][i];
+    for (unsigned i = 0; i < 4; ++i) lambda[i] = (best >> i & 1u) ? (float)(det[best][i] / total) : 0.0f;
+    return best;
+}

@@ -1,0 +1,13 @@
+/* The backstop of both kernels' simplex solvers: the point of the convex
+ * hull of up to four points closest to the origin, by Johnson's subalgorithm
+ * in double precision over every subset (no caching). GJK calls it only when
+ * the float answer is in doubt: before declaring four points to hold the
+ * origin, and when it would stop with bounds that disagree. */
+#ifndef MINK_CLOSEST_DOUBLE_H
+#define MINK_CLOSEST_DOUBLE_H
+
+/* pts[i] for the slots in `bits`; writes the weights (0 outside the chosen
+ * subset, summing to 1) and returns the chosen subset's slots. */
+unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[4]);
+
+#endif
