@@ -4,8 +4,41 @@
 static unsigned popcount4(unsigned x) { return (x & 1u) + ((x >> 1) & 1u) + ((x >> 2) & 1u) + ((x >> 3) & 1u); }
 static unsigned lowest_slot(unsigned x) { return (x & 1u) ? 0u : (x & 2u) ? 1u : (x & 4u) ? 2u : 3u; }
 
+static double det3(const double a[3], const double b[3], const double c[3])
+{
+    return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
+}
+
+/* The common question, "do these four points hold the origin?", from signed
+ * volumes: the origin's barycentric weights are the volumes of the
+ * tetrahedra it forms with each face over the whole volume. Returns 1 with
+ * the weights when it is inside a non-degenerate tetrahedron. */
+static int tetrahedron_holds_origin(const float pts[4][3], float lambda[4])
+{
+    double p[4][3], e[4][3], edge2 = 0.0;
+    for (int i = 0; i < 4; ++i)
+        for (int c = 0; c < 3; ++c) p[i][c] = pts[i][c];
+    for (int i = 1; i < 4; ++i) {
+        for (int c = 0; c < 3; ++c) e[i][c] = p[i][c] - p[0][c];
+        for (int j = 0; j < i; ++j) {
+            const double dx = p[i][0] - p[j][0], dy = p[i][1] - p[j][1], dz = p[i][2] - p[j][2];
+            const double d2 = dx * dx + dy * dy + dz * dz;
+            if (d2 > edge2) edge2 = d2;
+        }
+    }
+    const double volume = det3(e[1], e[2], e[3]);
+    /* the same flatness limit as the degenerate test below: 6V vs edge^3 */
+    if (!(volume * volume > 1e-12 * edge2 * edge2 * edge2)) return 0;
+    const double w[4] = {det3(p[1], p[2], p[3]), -det3(p[0], p[2], p[3]), det3(p[0], p[1], p[3]), -det3(p[0], p[1], p[2])};
+    for (int i = 0; i < 4; ++i)
+        if (!(w[i] / volume > 0.0)) return 0;
+    for (int i = 0; i < 4; ++i) lambda[i] = (float)(w[i] / volume);
+    return 1;
+}
+
 unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[4])
 {
+    if (bits == 15u && tetrahedron_holds_origin(pts, lambda)) return 15u;
     double dp[4][4] = {{0}}, det[16][4] = {{0}};
     for (unsigned i = 0; i < 4; ++i)
         for (unsigned j = 0; j < 4; ++j)
