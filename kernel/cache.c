@@ -7,12 +7,6 @@
 enum { W_CHECK = 0, W_PAIR, W_AXIS, W_IA = W_AXIS + 3, W_IB = W_IA + 4, W_META = W_IB + 4, W_FRAMES, W_END };
 _Static_assert(W_END <= 16, "cache state must fit mink_cache");
 
-static uint32_t mix(uint32_t h, uint32_t v)
-{
-    h ^= v + 0x9e3779b9u + (h << 6) + (h >> 2);
-    return h;
-}
-
 static uint32_t float_bits(float f)
 {
     uint32_t u;
@@ -20,26 +14,25 @@ static uint32_t float_bits(float f)
     return u;
 }
 
-/* What makes a cache belong to a pair: the cores' kinds and sizes. */
+static uint32_t rotl(uint32_t x, unsigned k) { return (x << k) | (x >> (32u - k)); }
+
+/* What makes a cache belong to a pair: the cores' kinds and sizes (the
+ * extent summarizes a hull's points, the half extents a box or capsule). */
 static uint32_t fingerprint(const mink_shape *a, const mink_shape *b)
 {
     uint32_t h = 0x6d696e6bu;
-    const mink_shape *s[2] = {a, b};
-    for (int i = 0; i < 2; ++i) {
-        h = mix(h, s[i]->type);
-        h = mix(h, s[i]->count);
-        h = mix(h, float_bits(s[i]->half[0]));
-        h = mix(h, float_bits(s[i]->half[1]));
-        h = mix(h, float_bits(s[i]->half[2]));
-        h = mix(h, float_bits(s[i]->extent));
-    }
+    h = rotl(h ^ (a->type | a->count << 4), 5) * 0x9e3779b1u;
+    h = rotl(h ^ float_bits(a->extent + a->half[1]), 7) * 0x85ebca77u;
+    h = rotl(h ^ (b->type | b->count << 4), 11) * 0x9e3779b1u;
+    h = rotl(h ^ float_bits(b->extent + b->half[1]), 13) * 0x85ebca77u;
     return h | 1u; /* never 0: a zeroed cache never matches */
 }
 
+/* A cheap word checksum: random garbage passes with odds 2^-32. */
 static uint32_t checksum(const uint32_t *w)
 {
     uint32_t h = 0x2545f491u;
-    for (int i = 1; i < W_END; ++i) h = mix(h, w[i]);
+    for (int i = 1; i < W_END; ++i) h = rotl(h, 5) ^ (w[i] * 0x9e3779b1u);
     return h;
 }
 
@@ -77,11 +70,10 @@ int mink_cache_load(const mink_cache *c, const mink_shape *a, const mink_shape *
     return t.outcome != CACHE_EMPTY;
 }
 
-void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, const cache_state *st)
+void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, const cache_state *st,
+                      const cache_state *prev)
 {
     if (!c) return;
-    cache_state prev;
-    const int had = mink_cache_load(c, a, b, &prev);
     uint32_t *w = c->opaque;
     memset(w, 0, sizeof c->opaque);
     w[W_PAIR] = fingerprint(a, b);
@@ -92,6 +84,6 @@ void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, c
         w[W_IB + i] = st->ib[i];
     }
     w[W_META] = count | (st->outcome & 3u) << 3;
-    w[W_FRAMES] = (had && prev.outcome == st->outcome && prev.frames < 0xffffffffu) ? prev.frames + 1 : 1;
+    w[W_FRAMES] = (prev && prev->outcome == st->outcome && prev->frames < 0xffffffffu) ? prev->frames + 1 : 1;
     w[W_CHECK] = checksum(w);
 }

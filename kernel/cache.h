@@ -29,7 +29,9 @@ typedef struct cache_state {
 /* Reads a cache for the pair (a, b); returns 0 (and an empty state) when the
  * cache is NULL, empty, foreign or corrupt. */
 int mink_cache_load(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st);
-/* Writes a state; counts frames when the outcome repeats. */
-void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, const cache_state *st);
+/* Writes a state; `prev` is what the load found (frames count on when the
+ * outcome repeats). */
+void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, const cache_state *st,
+                      const cache_state *prev);
 
 #endif

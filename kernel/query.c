@@ -59,7 +59,7 @@ static void remember(const simd_query *q, mink_cache *cache, cache_outcome outco
         st.ib[st.count] = s->vert[i].ib;
         st.count++;
     }
-    mink_cache_store(cache, q->pair.a, q->pair.b, &st);
+    mink_cache_store(cache, q->pair.a, q->pair.b, &st, &q->cached);
 }
 
 static mink_vec3 world_point(const simd_query *q, v4 p) { return v4_to_vec3(v4_add(rot_apply(q->rot_a, p), q->pos_a)); }

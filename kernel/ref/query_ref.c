@@ -56,7 +56,7 @@ static void remember(const ref_query *q, mink_cache *cache, cache_outcome outcom
         st.ib[st.count] = s->vert[i].ib;
         st.count++;
     }
-    mink_cache_store(cache, q->pair.a, q->pair.b, &st);
+    mink_cache_store(cache, q->pair.a, q->pair.b, &st, &q->cached);
 }
 
 static void run_gjk(ref_query *q, ref_gjk_mode mode, ref_gjk_result *g)
