@@ -23,25 +23,20 @@ static mink_quat quat_conj_mul(mink_quat a, mink_quat b)
     return r;
 }
 
-static void transpose3(const v4 in[3], v4 out[3])
-{
-    float m[3][4];
-    for (int i = 0; i < 3; ++i) v4_store(m[i], in[i]);
-    for (int i = 0; i < 3; ++i) out[i] = v4_set(m[0][i], m[1][i], m[2][i], 0);
-}
-
 void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa,
                     const mink_shape *b, const mink_pose *pb, v4 *rot_a_rows)
 {
-    v4 ra_cols[3];
     quat_rows(pa->q, rot_a_rows);
-    transpose3(rot_a_rows, ra_cols);
     pair->a = a;
     pair->b = b;
-    quat_rows(quat_conj_mul(pa->q, pb->q), pair->row);
-    transpose3(pair->row, pair->col);
-    /* R_a^T (p_b - p_a) */
-    pair->pos_b = rot_apply(ra_cols, v4_sub(v4_from_vec3(pb->p), v4_from_vec3(pa->p)));
+    const mink_quat rel = quat_conj_mul(pa->q, pb->q);
+    const mink_quat rel_inverse = {-rel.x, -rel.y, -rel.z, rel.w};
+    quat_rows(rel, pair->row);
+    quat_rows(rel_inverse, pair->col); /* R^T's rows are R's columns */
+    /* R_a^T d = d.x row0 + d.y row1 + d.z row2 (rows of R_a) */
+    const v4 d = v4_sub(v4_from_vec3(pb->p), v4_from_vec3(pa->p));
+    pair->pos_b = v4_madd(v4_splat_z(d), rot_a_rows[2],
+                          v4_madd(v4_splat_y(d), rot_a_rows[1], v4_mul(v4_splat_x(d), rot_a_rows[0])));
     pair->scale = a->extent + b->extent + sqrtf(v4_len2(pair->pos_b));
     if (!(pair->scale > 1e-30f)) pair->scale = 1e-30f;
     pair->support_calls = 0;
