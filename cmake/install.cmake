@@ -90,11 +90,11 @@ else()
   set(MINK_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
 if(MINK_LIBRARY_TYPE STREQUAL "STATIC_LIBRARY")
-  set(MINK_PC_LIBS_EXTRA " -lm")
+  set(MINK_PC_LIBS_EXTRA " -lm -pthread")
   set(MINK_PC_LIBS_PRIVATE "")
 else()
   set(MINK_PC_LIBS_EXTRA "")
-  set(MINK_PC_LIBS_PRIVATE "-lm")
+  set(MINK_PC_LIBS_PRIVATE "-lm -pthread")
 endif()
 # The prefix is only known at install time (cmake --install --prefix may override it), so
 # fill in everything else now and leave @MINK_PC_PREFIX@ for a second pass at install.

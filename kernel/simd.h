@@ -92,8 +92,10 @@ MINK_INLINE v4m v4_or(v4m a, v4m b) { return simde_mm_or_ps(a, b); }
 MINK_INLINE v4 v4_select(v4m mask, v4 a, v4 b) { return simde_mm_blendv_ps(b, a, mask); }
 MINK_INLINE int v4_any(v4m m)
 {
+    /* not testz: SIMDe 0.7.4's portable testz answers "zero" as soon as one
+     * 64-bit half is zero, so masks set only in the other half were missed */
     const simde__m128i i = simde_mm_castps_si128(m);
-    return !simde_mm_testz_si128(i, i);
+    return !simde_mm_test_all_ones(simde_mm_xor_si128(i, simde_mm_cmpeq_epi32(i, i)));
 }
 MINK_INLINE int v4_all(v4m m)
 {
@@ -193,6 +195,55 @@ MINK_INLINE vw vw_fma(vw a, vw b, vw c) { return simde_mm512_fmadd_ps(a, b, c); 
 MINK_INLINE vw vw_fma(vw a, vw b, vw c) { return simde_mm256_fmadd_ps(a, b, c); }
 #else
 MINK_INLINE vw vw_fma(vw a, vw b, vw c) { return vw_madd(a, b, c); }
+#endif
+
+/* More wide operations (used by the lane-parallel batch kernels):
+ *   vw_div, vw_sqrt   - IEEE division and square root, per lane
+ *   vw_abs            - |a| (sign bit cleared)
+ *   vw_cmpge          - a >= b (ordered: false when either is NaN)
+ *   vw_andnot(a, b)   - a AND NOT b (note the order: the second operand is
+ *                       complemented, unlike the SSE intrinsic)
+ *   vw_xor            - bitwise exclusive or (flips sign bits with -0.0f) */
+#if MINK_W_LANES == 16
+MINK_INLINE vw vw_div(vw a, vw b) { return simde_mm512_div_ps(a, b); }
+MINK_INLINE vw vw_sqrt(vw a) { return simde_mm512_sqrt_ps(a); }
+MINK_INLINE vwm vw_cmpge(vw a, vw b)
+{
+    return simde_mm512_castsi512_ps(simde_mm512_movm_epi32(simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GE_OQ)));
+}
+MINK_INLINE vwm vw_andnot(vwm a, vwm b) { return simde_mm512_castsi512_ps(simde_mm512_andnot_si512(simde_mm512_castps_si512(b), simde_mm512_castps_si512(a))); }
+MINK_INLINE vwm vw_xor(vwm a, vwm b) { return simde_mm512_castsi512_ps(simde_mm512_xor_si512(simde_mm512_castps_si512(a), simde_mm512_castps_si512(b))); }
+#elif MINK_W_LANES == 8
+MINK_INLINE vw vw_div(vw a, vw b) { return simde_mm256_div_ps(a, b); }
+MINK_INLINE vw vw_sqrt(vw a) { return simde_mm256_sqrt_ps(a); }
+MINK_INLINE vwm vw_cmpge(vw a, vw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GE_OQ); }
+MINK_INLINE vwm vw_andnot(vwm a, vwm b) { return simde_mm256_andnot_ps(b, a); }
+MINK_INLINE vwm vw_xor(vwm a, vwm b) { return simde_mm256_xor_ps(a, b); }
+#else
+MINK_INLINE vw vw_div(vw a, vw b) { return simde_mm_div_ps(a, b); }
+MINK_INLINE vw vw_sqrt(vw a) { return simde_mm_sqrt_ps(a); }
+MINK_INLINE vwm vw_cmpge(vw a, vw b) { return simde_mm_cmpge_ps(a, b); }
+MINK_INLINE vwm vw_andnot(vwm a, vwm b) { return simde_mm_andnot_ps(b, a); }
+MINK_INLINE vwm vw_xor(vwm a, vwm b) { return simde_mm_xor_ps(a, b); }
+#endif
+MINK_INLINE vw vw_abs(vw a) { return vw_andnot(a, vw_splat(-0.0f)); }
+
+/* 1 if no lane of the mask is set. Correct on every backend: SIMDe 0.7.4's
+ * portable simde_mm_testz_si128 (behind v4_any, and vw_any at 4 lanes)
+ * answers 1 as soon as either 64-bit half of a & b is zero, so under
+ * MINK_SIMD=portable v4_any misses a mask whose set lanes all sit in one
+ * half; this predicate goes through simde_mm_test_all_ones instead (a
+ * reduction over the 32-bit lanes there, native elsewhere). */
+#if MINK_W_LANES == 16
+MINK_INLINE int vw_none(vwm m) { return simde_mm512_movepi32_mask(simde_mm512_castps_si512(m)) == 0; }
+#elif MINK_W_LANES == 8
+MINK_INLINE int vw_none(vwm m) { return simde_mm256_testz_ps(m, m); }
+#else
+MINK_INLINE int vw_none(vwm m)
+{
+    const simde__m128i i = simde_mm_castps_si128(m);
+    return simde_mm_test_all_ones(simde_mm_xor_si128(i, simde_mm_cmpeq_epi32(i, i)));
+}
 #endif
 
 /* Horizontal max with index: the largest lane of `value` and, among equal

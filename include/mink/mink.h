@@ -170,17 +170,44 @@ MINK_API mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
                                       const mink_shape *b, const mink_pose *pb,
                                       mink_cache *cache, mink_result *out);
 
-/** One pair of a batch. */
+/** One pair of a batch: the shapes (outliving the call), their poses and
+ *  the pair's cache (may be NULL). */
 typedef struct mink_pair {
     const mink_shape *a; mink_pose pa;
     const mink_shape *b; mink_pose pb;
     mink_cache *cache;   /* may be NULL */
 } mink_pair;
 
-/** mink_penetration on each pair; out[i] answers pairs[i]. */
+/** mink_penetration on each pair: out[i] answers pairs[i], equal to
+ *  mink_penetration(pairs[i].a, &pairs[i].pa, pairs[i].b, &pairs[i].pb,
+ *  pairs[i].cache, &out[i]) within the query tolerance. Pairs of primitives
+ *  (sphere, capsule, box, rounded or not) are answered several at a time,
+ *  one pair per SIMD lane, in closed form or certified to the query
+ *  tolerance; pairs with a hull, and the rare primitive pairs a lane cannot
+ *  answer exactly, by mink_penetration itself. An invalid pair answers
+ *  MINK_ERR_INVALID with an all-zero result; the others are unaffected.
+ *  pairs == NULL: every out[i] is that error; out == NULL or n == 0: nothing
+ *  is written. Caches: a pair answered in a lane neither reads nor writes
+ *  its cache (it needs no warm start; the cache keeps its last contents,
+ *  which stay valid); a pair answered by mink_penetration uses and updates
+ *  it as that query does. Two pairs of one call should not share a cache.
+ *  A lane answer has status MINK_OK and iterations = gjk_iterations =
+ *  support_calls = 0. No allocation. */
 MINK_API void mink_penetration_batch(const mink_pair *pairs, size_t n, mink_result *out);
-/** mink_intersect on each pair; out[i] answers pairs[i]. */
+/** mink_intersect on each pair: out[i] is 1 (overlap; touching counts), 0,
+ *  or MINK_ERR_INVALID, as mink_intersect answers pairs[i] (either answer
+ *  inside the touching band). Grouping, errors and caches as in
+ *  mink_penetration_batch. */
 MINK_API void mink_intersect_batch(const mink_pair *pairs, size_t n, int *out);
+/** mink_penetration_batch on up to `threads` POSIX threads started and
+ *  joined in the call: contiguous chunks of at least 256 pairs (at most 64
+ *  threads), chunk 0 on the calling thread. The answers equal
+ *  mink_penetration_batch's bit for bit. threads <= 1, or too few pairs:
+ *  runs inline; a thread that cannot be started runs its chunk inline.
+ *  Pairs must not share caches (a data race across chunks). */
+MINK_API void mink_penetration_batch_mt(const mink_pair *pairs, size_t n, mink_result *out, unsigned threads);
+/** mink_intersect_batch on up to `threads` threads; as mink_penetration_batch_mt. */
+MINK_API void mink_intersect_batch_mt(const mink_pair *pairs, size_t n, int *out, unsigned threads);
 
 #ifdef __cplusplus
 }
