@@ -27,8 +27,21 @@ static int tetrahedron_holds_origin(const float pts[4][3], float lambda[4])
         }
     }
     const double volume = det3(e[1], e[2], e[3]);
-    /* the same flatness limit as the degenerate test below: 6V vs edge^3 */
-    if (!(volume * volume > 1e-12 * edge2 * edge2 * edge2)) return 0;
+    /* the flatness limit of the general path below: height against 1e-6 of
+     * the coordinates' size, i.e. (6V)^2 against (2 area)^2 of every face */
+    double size2 = 0.0, face2 = 0.0;
+    for (int i = 0; i < 4; ++i) {
+        const double n2 = p[i][0] * p[i][0] + p[i][1] * p[i][1] + p[i][2] * p[i][2];
+        if (n2 > size2) size2 = n2;
+        const int a = (i + 1) & 3, b = (i + 2) & 3, c = (i + 3) & 3;
+        const double u[3] = {p[b][0] - p[a][0], p[b][1] - p[a][1], p[b][2] - p[a][2]};
+        const double w[3] = {p[c][0] - p[a][0], p[c][1] - p[a][1], p[c][2] - p[a][2]};
+        const double cx = u[1] * w[2] - u[2] * w[1], cy = u[2] * w[0] - u[0] * w[2], cz = u[0] * w[1] - u[1] * w[0];
+        const double f2 = cx * cx + cy * cy + cz * cz;
+        if (f2 > face2) face2 = f2;
+    }
+    (void)edge2;
+    if (!(volume * volume > 1e-12 * size2 * face2)) return 0;
     const double w[4] = {det3(p[1], p[2], p[3]), -det3(p[0], p[2], p[3]), det3(p[0], p[1], p[3]), -det3(p[0], p[1], p[2])};
     for (int i = 0; i < 4; ++i)
         if (!(w[i] / volume > 0.0)) return 0;
@@ -61,26 +74,27 @@ unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[
             det[x][j] = sum;
         }
     }
-    /* A subset is degenerate when its Gram determinant (the sum of its
-     * determinants: |e|^2, (2 area)^2, (6 volume)^2) is negligible against
-     * its longest edge: then its determinants are rounding noise of the
-     * float inputs and say nothing about where the origin lies. */
+    /* A subset is degenerate when it is flat up to the rounding of its float
+     * inputs: when its height (edge length, triangle height, tetrahedron
+     * height) is below 1e-6 of its coordinates' size. Its Gram determinant
+     * (the sum of its determinants: |e|^2, (2 area)^2, (6 volume)^2) is then
+     * below (1e-6 size)^2 times its largest facet's, and its determinants
+     * are noise that says nothing about where the origin lies. */
+    double size2 = 0.0;
+    for (unsigned i = 0; i < 4; ++i)
+        if ((bits >> i & 1u) && dp[i][i] > size2) size2 = dp[i][i];
+    const double noise2 = 1e-12 * size2;
+    double gram[16] = {0};
     int degenerate[16] = {0};
     for (unsigned x = 1; x < 16; ++x) {
-        if ((x & bits) != x || popcount4(x) < 2) continue;
-        double total = 0.0, edge2 = 0.0;
-        for (unsigned i = 0; i < 4; ++i) {
-            if (!(x >> i & 1u)) continue;
-            total += det[x][i];
-            for (unsigned j = 0; j < 4; ++j)
-                if (x >> j & 1u) {
-                    const double e2 = dp[i][i] - 2.0 * dp[i][j] + dp[j][j];
-                    if (e2 > edge2) edge2 = e2;
-                }
-        }
-        double limit = 1e-12; /* (1e-6 relative)^2, times edge2^(size-1) */
-        for (unsigned k = 1; k < popcount4(x); ++k) limit *= edge2;
-        degenerate[x] = !(total > limit);
+        if ((x & bits) != x) continue;
+        for (unsigned i = 0; i < 4; ++i)
+            if (x >> i & 1u) gram[x] += det[x][i];
+        if (popcount4(x) < 2) continue;
+        double facet = popcount4(x) == 2 ? 1.0 : 0.0; /* a point's "Gram" is 1 */
+        for (unsigned i = 0; i < 4; ++i)
+            if ((x >> i & 1u) && popcount4(x) > 2 && gram[x & ~(1u << i)] > facet) facet = gram[x & ~(1u << i)];
+        degenerate[x] = !(gram[x] > noise2 * facet);
     }
     /* Johnson's test, largest subsets first; else the best proper subset */
     unsigned best = 0;
