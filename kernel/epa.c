@@ -317,6 +317,7 @@ static void face_answer(const simd_poly *P, face_snap F, int search, float tol, 
     for (unsigned g = 0; search && g < P->nf && v4_any(v4_cmpgt(v4_zero(), bary)); ++g) {
         if (!alive(P, g) || P->d[g] > F.d + tol) continue;
         const face_snap G = snapshot(P, g);
+        if (v4_dot(G.n, F.n) < 0.9999f) continue; /* another plane: a lower bound only */
         const v4 bg = face_weights(P, &G);
         if (!v4_any(v4_cmpgt(v4_zero(), bg))) {
             F = G;
@@ -354,9 +355,17 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
     }
 
     const float tol = MINK_EPA_GAIN_REL * pair->scale;
+    face_snap previous = {{0, 0, 0}, v4_zero(), -INFINITY};
     for (;;) {
         const unsigned f = closest_face(&P);
         const face_snap best = snapshot(&P, f);
+        if (best.d < previous.d - tol) {
+            /* the closest distance only grows on a convex polytope: a drop
+             * means rounding broke convexity; the previous face is better */
+            face_answer(&P, previous, 0, tol, out);
+            return;
+        }
+        previous = best;
         if (out->iterations >= MINK_EPA_MAX_VERTICES || P.nv >= MINK_EPA_MAX_VERTICES) {
             /* iteration cap or vertex capacity: the closest face so far */
             face_answer(&P, best, 0, tol, out);

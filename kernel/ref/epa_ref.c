@@ -305,13 +305,15 @@ static int weights_inside(v3 u) { return u.x >= 0.0f && u.y >= 0.0f && u.z >= 0.
 /* Witnesses from the barycentric coordinates of the origin's projection on
  * the closest face. A flat polytope face is often split into triangles of
  * equal distance; the projection lies in one of them, so among the faces
- * within `tol` of the closest, prefer the one that holds it. */
+ * in the same plane (within `tol`), prefer the one that holds it. */
 static void face_answer(const epa_poly *P, const epa_face *F, float tol, ref_epa_result *out)
 {
     v3 u = face_weights(P, F);
     for (unsigned g = 0; g < P->nf && !weights_inside(u); ++g) {
         const epa_face *G = &P->face[g];
-        if (!G->alive || G == F || G->d > F->d + tol) continue;
+        /* only the same plane: another face this close is merely a lower
+         * bound whose support was never checked */
+        if (!G->alive || G == F || G->d > F->d + tol || v3_dot(G->n, F->n) < 0.9999f) continue;
         const v3 ug = face_weights(P, G);
         if (weights_inside(ug)) {
             F = G;
@@ -351,10 +353,23 @@ void mink_scalar_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *o
     }
 
     const float tol = MINK_EPA_GAIN_REL * pair->scale;
+    ref_epa_result previous = *out;
+    float previous_d = -INFINITY;
     for (;;) {
         const unsigned f = closest_face(&P);
         const epa_face best = P.face[f];
+        if (best.d < previous_d - tol) {
+            /* The closest distance can only grow on a convex polytope; a drop
+             * means rounding broke convexity (nearly coplanar points): the
+             * previous face is the better bound. */
+            const unsigned iterations = out->iterations;
+            *out = previous;
+            out->iterations = iterations;
+            return;
+        }
         face_answer(&P, &P.face[f], tol, out);
+        previous = *out;
+        previous_d = best.d;
         if (out->iterations >= MINK_EPA_MAX_VERTICES) {
             out->status = MINK_MAX_ITERATIONS; /* cap: the closest face so far */
             return;

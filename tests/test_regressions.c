@@ -1,0 +1,104 @@
+/* Regressions found by stress runs of the batch kernel (written like bug
+ * reports): each pair with its exact answer, checked on both kernels. The
+ * normal must be a true escape direction: the overlap of the shapes along
+ * it, from their support functions in double, equals the depth. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "mink/mink_ref.h"
+
+/* FORMAT.md's scalar tolerance, with L = 1 for these unit-sized pairs. */
+#define DEPTH_TOL 1e-4
+
+static void rotate(mink_quat q, const double v[3], double out[3])
+{
+    const double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+    const double x = q.x / n, y = q.y / n, z = q.z / n, w = q.w / n;
+    const double r[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
+                            {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
+                            {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
+    for (int i = 0; i < 3; ++i) out[i] = r[i][0] * v[0] + r[i][1] * v[1] + r[i][2] * v[2];
+}
+
+/* max over a box or capsule (core corners, plus radius) of n . p, world. */
+static double support(const mink_shape *s, const mink_pose *p, const double n[3])
+{
+    double best = -INFINITY;
+    for (int c = 0; c < 8; ++c) {
+        double l[3] = {0, 0, 0}, w[3];
+        if (s->type == MINK_SHAPE_BOX) {
+            l[0] = (c & 1) ? s->half[0] : -s->half[0];
+            l[1] = (c & 2) ? s->half[1] : -s->half[1];
+            l[2] = (c & 4) ? s->half[2] : -s->half[2];
+        } else if (s->type == MINK_SHAPE_CAPSULE) {
+            l[1] = (c & 1) ? s->half[1] : -s->half[1];
+        }
+        rotate(p->q, l, w);
+        const double d = (w[0] + p->p.x) * n[0] + (w[1] + p->p.y) * n[1] + (w[2] + p->p.z) * n[2];
+        if (d > best) best = d;
+    }
+    return best + s->radius;
+}
+
+static void expect_depth(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb, double depth)
+{
+    mink_result r[2];
+    mink_ref_penetration(a, pa, b, pb, NULL, &r[0]);
+    mink_penetration(a, pa, b, pb, NULL, &r[1]);
+    for (int k = 0; k < 2; ++k) {
+        assert_int_equal(r[k].status, MINK_OK);
+        assert_true(fabs(-r[k].distance - depth) <= DEPTH_TOL);
+        const double n[3] = {r[k].normal.x, r[k].normal.y, r[k].normal.z}, m[3] = {-n[0], -n[1], -n[2]};
+        assert_true(fabs(support(a, pa, n) + support(b, pb, m) - depth) <= DEPTH_TOL);
+    }
+}
+
+/* A flat box (hx = 0) inside a box turned by nearly the same rotation: EPA
+ * added nearly coplanar points, lost convexity and stopped on a face 0.158
+ * deep (ref) or at 0 (SIMD); exact depth 0.188036 along A's x axis. */
+static void test_flat_box_in_aligned_box(void **state)
+{
+    (void)state;
+    const mink_shape a = mink_box(0.20966284f, 0.175900131f, 0.909580648f, 0), b = mink_box(0, 0.202646106f, 0.184150875f, 0);
+    const mink_pose pa = {{-0.399645627f, 0.840619147f, 1.94013655f}, {-0.67736125f, 0.215993509f, 0.553968728f, -0.433182627f}};
+    const mink_pose pb = {{-0.37485373f, 0.72347337f, 2.07528257f}, {-0.677363694f, 0.215989292f, 0.553967714f, -0.43318218f}};
+    expect_depth(&a, &pa, &b, &pb, 0.188035964);
+}
+
+/* EPA's witness search swapped the converged face for another face equally
+ * close but in another plane, whose normal is no escape direction (0.349
+ * overlap along it); exact depth 0.3232687. */
+static void test_equally_close_face_elsewhere(void **state)
+{
+    (void)state;
+    const mink_shape a = mink_box(0.886558533f, 0.30743444f, 0.70175612f, 0), b = mink_box(0.0904960111f, 0.651220679f, 0.176256165f, 0);
+    const mink_pose pa = {{-0.873210907f, -1.05231225f, -1.44859183f}, {-0.60422796f, 0.61447984f, 0.487929612f, -0.138736397f}};
+    const mink_pose pb = {{-1.35528684f, -0.589394689f, -2.32472062f}, {-0.682218432f, 0.235339314f, 0.568981171f, -0.394276381f}};
+    expect_depth(&a, &pa, &b, &pb, 0.3232687);
+}
+
+/* A point inside a long thin rounded box (44 x 0.023 x 0.049): the double
+ * simplex solver called the box's tetrahedra flat (height against edge
+ * length), so GJK stopped 0.0074 away; exact depth 0.0900242. */
+static void test_point_in_long_thin_box(void **state)
+{
+    (void)state;
+    const mink_shape a = mink_box(22.1641541f, 0.0113935946f, 0.0246363487f, 0.0795906782f), b = mink_capsule(0.00818696339f, 0);
+    const mink_pose pa = {{5.80039358f, 3.34551072f, 6.68481112f}, {0.281212837f, -0.0687413365f, 0.695207596f, -0.657936454f}};
+    const mink_pose pb = {{5.79302359f, 3.36329055f, 6.68582296f}, {0.281212837f, -0.0687413365f, 0.695207596f, -0.657936454f}};
+    expect_depth(&a, &pa, &b, &pb, 0.0900242);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_flat_box_in_aligned_box),
+        cmocka_unit_test(test_equally_close_face_elsewhere),
+        cmocka_unit_test(test_point_in_long_thin_box),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
