@@ -7,13 +7,26 @@ find_package(PkgConfig)
 
 add_executable(mink-bench
   ${CMAKE_CURRENT_SOURCE_DIR}/shim.cc
-  ${CMAKE_CURRENT_SOURCE_DIR}/bench_queries.c)
+  ${CMAKE_CURRENT_SOURCE_DIR}/bench_queries.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/bench_coherence.c)
 target_link_libraries(mink-bench PRIVATE mink_cases_lib benchmark::benchmark m)
 target_include_directories(mink-bench PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 set_target_properties(mink-bench PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
 target_compile_definitions(mink-bench PRIVATE
   MINK_SIMD_NAME="${MINK_SIMD_RESOLVED}"
-  MINK_BENCH_CASES_DEFAULT="${PROJECT_SOURCE_DIR}/tests/data/bench.cases")
+  MINK_BENCH_CASES_DEFAULT="${PROJECT_SOURCE_DIR}/tests/data/bench.cases"
+  MINK_BENCH_TRAJ_DEFAULT="${PROJECT_SOURCE_DIR}/tests/data/traj.cases")
+# The batch family (batch/<query>/<kind>/<impl>-<variant>): bench_batch.c
+# times mink_*_batch, a loop of single queries and the two-thread _mt entry
+# points (POSIX threads inside the library).
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/bench_batch.c)
+  find_package(Threads)
+  target_sources(mink-bench PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/bench_batch.c)
+  target_compile_definitions(mink-bench PRIVATE MINK_BENCH_HAVE_BATCH)
+  if(Threads_FOUND)
+    target_link_libraries(mink-bench PRIVATE Threads::Threads)
+  endif()
+endif()
 # MINK_WARNINGS is for C (-Wmissing-prototypes); C++ gets the rest.
 target_compile_options(mink-bench PRIVATE
   $<$<COMPILE_LANGUAGE:C>:${MINK_WARNINGS}>

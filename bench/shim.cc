@@ -19,6 +19,25 @@
 // error (so a fast wrong path cannot win) unless --tolerate-wrong is given;
 // peers are always timed and carry their ok_frac. --explain prints the first
 // wrong answer of every benchmark that has one (stderr).
+//
+// Two more families, in the same binary and selected by the same flags:
+//   coherence/<query>/<impl>-cold|warm   bench_coherence.h: the trajectories
+//       of $MINK_BENCH_TRAJ (default tests/data/traj.cases), cold (NULL
+//       cache) against warm (one mink_cache per trajectory); query intersect,
+//       distance, penetration (every frame) or intersect-sep (the separated
+//       frames only, each from its cache snapshot). Same counters as above,
+//       per frame. --query=intersect also selects intersect-sep;
+//       --query=coherence selects the whole family (and nothing else).
+//   batch/<query>/<kind>/<impl>-<variant>   bench_batch.h (when built in):
+//       mink_*_batch ("batch"), a loop of single queries ("loop") and the
+//       two-thread mink_*_batch_mt ("batch-mt2") on $MINK_BENCH_BATCH_PAIRS
+//       (default 4096) seeded primitive pairs per kind, cold; counters
+//       pairs/s, ns/pair, tsc_cycles/pair, pen_frac, all from wall time.
+//       They run on real time (the calling thread's CPU time misses the
+//       _mt variant's second thread), so Google Benchmark names them
+//       ".../<impl>-<variant>/real_time".
+//       Every variant is checked against the single queries first.
+//       --query=batch selects the whole family.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -28,14 +47,21 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_coherence.h"
 #include "bench_queries.h"
 #include "tsc.h"
+#ifdef MINK_BENCH_HAVE_BATCH
+#include "bench_batch.h"
+#endif
 
 #ifndef MINK_BENCH_CASES_DEFAULT
 #define MINK_BENCH_CASES_DEFAULT "tests/data/bench.cases"
 #endif
 #ifndef MINK_SIMD_NAME
 #define MINK_SIMD_NAME "unknown"
+#endif
+#ifndef MINK_BENCH_TRAJ_DEFAULT
+#define MINK_BENCH_TRAJ_DEFAULT "tests/data/traj.cases"
 #endif
 
 namespace {
@@ -96,6 +122,123 @@ void run(benchmark::State &state, int query, size_t group, size_t impl)
     state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(n));
 }
 
+// coherence/<query>/<impl>-<mode>: the main suite's policy and counters.
+void run_coherence(benchmark::State &state, int query, int impl, int warm)
+{
+    char err[256];
+    bc_bench *b = bc_bench_get(query, impl, warm, err, sizeof err);
+    if (!b) {
+        state.SkipWithError(err);
+        return;
+    }
+    const bq_stats *st = bc_bench_stats(b);
+    if (g_explain && st->ok < st->n) {
+        static std::vector<const bc_bench *> told;
+        if (std::find(told.begin(), told.end(), b) == told.end()) {
+            told.push_back(b);
+            std::fprintf(stderr, "coherence/%s/%s-%s: %zu/%zu wrong, first %s\n",
+                         bc_query_name(query), bc_impl_name(impl), warm ? "warm" : "cold",
+                         st->n - st->ok, st->n, st->first_fail);
+        }
+    }
+    state.counters["ok_frac"] = st->ok_frac;
+    state.counters["iters/query"] = st->iters;
+    state.counters["gjk_iters/query"] = st->gjk_iters;
+    state.counters["supports/query"] = st->supports;
+    state.counters["trajectories"] = double(bc_trajectories());
+    if (st->ok < st->n && !g_tolerate_wrong) {
+        std::string msg = std::to_string(st->n - st->ok) + "/" + std::to_string(st->n) +
+                          " wrong; first " + st->first_fail;
+        state.SkipWithError(msg.c_str());
+        return;
+    }
+
+    const size_t n = bc_bench_queries(b);
+    const uint64_t ns0 = mink_clock_ns();
+    const uint64_t t0 = mink_tsc_now();
+    for (auto _ : state) {
+        double sum = bc_bench_pass(b);
+        benchmark::DoNotOptimize(sum);
+        benchmark::ClobberMemory();  // the passes store results and caches
+    }
+    const uint64_t t1 = mink_tsc_now();
+    const uint64_t ns1 = mink_clock_ns();
+
+    const double queries = double(state.iterations()) * double(n);
+    state.counters["tsc_cycles/query"] = double(t1 - t0) / queries;
+    state.counters["ns/query"] = double(ns1 - ns0) / queries;
+    state.counters["queries/pass"] = double(n);
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(n));
+}
+
+#ifdef MINK_BENCH_HAVE_BATCH
+constexpr uint64_t kBatchSeed = 12345;
+
+// Built on the first batch benchmark (a run that filters the family out
+// pays nothing), checked once per kind.
+bool batch_ready(char *err, size_t errlen)
+{
+    static int state = 0;  // 0 not built, 1 built, -1 failed
+    if (state == 0) {
+        size_t pairs = 4096;
+        if (const char *e = std::getenv("MINK_BENCH_BATCH_PAIRS"))
+            if (std::strtoul(e, nullptr, 10) > 0)
+                pairs = std::strtoul(e, nullptr, 10);
+        state = bench_batch_setup(pairs, kBatchSeed) == 0 ? 1 : -1;
+    }
+    if (state < 0)
+        std::snprintf(err, errlen, "bench_batch_setup failed (out of memory)");
+    return state > 0;
+}
+
+struct batch_check {
+    int done = 0, ok = 0;
+    double pen = 0.0;
+    char why[320] = "";
+};
+
+void run_batch(benchmark::State &state, int query, int kind, int variant)
+{
+    char err[256];
+    if (!batch_ready(err, sizeof err)) {
+        state.SkipWithError(err);
+        return;
+    }
+    static batch_check checks[BB_KIND_COUNT];
+    batch_check &ck = checks[kind];
+    if (!ck.done) {
+        ck.ok = bench_batch_check(kind, &ck.pen, ck.why, sizeof ck.why);
+        ck.done = 1;
+        if (!ck.ok && g_explain)
+            std::fprintf(stderr, "batch/%s: %s\n", bench_batch_kind_name(kind), ck.why);
+    }
+    state.counters["ok_frac"] = ck.ok ? 1.0 : 0.0;
+    state.counters["pen_frac"] = ck.pen;
+    if (!ck.ok && !g_tolerate_wrong) {
+        std::string msg = std::string("wrong; first ") + ck.why;
+        state.SkipWithError(msg.c_str());
+        return;
+    }
+
+    const size_t n = bench_batch_pairs();
+    const uint64_t ns0 = mink_clock_ns();
+    const uint64_t t0 = mink_tsc_now();
+    for (auto _ : state) {
+        double t = bench_batch_run(kind, variant, query, 1);
+        benchmark::DoNotOptimize(t);
+    }
+    const uint64_t t1 = mink_tsc_now();
+    const uint64_t ns1 = mink_clock_ns();
+
+    const double pairs = double(state.iterations()) * double(n);
+    state.counters["tsc_cycles/pair"] = double(t1 - t0) / pairs;
+    state.counters["ns/pair"] = double(ns1 - ns0) / pairs;
+    state.counters["pairs/s"] = ns1 > ns0 ? pairs * 1e9 / double(ns1 - ns0) : 0.0;
+    state.counters["pairs/pass"] = double(n);
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(n));
+}
+#endif
+
 std::vector<std::string> split(const std::string &s)
 {
     std::vector<std::string> out;
@@ -112,17 +255,33 @@ std::vector<std::string> split(const std::string &s)
 }
 
 // --impl accepts families (ref, simd, peers) and exact names (ccd-mpr, simd-avx2).
-bool impl_selected(const std::vector<std::string> &want, size_t impl)
+bool impl_selected_named(const std::vector<std::string> &want, const std::string &name, int family)
 {
     if (want.empty())
         return true;
-    const std::string name = bq_impl_name(impl);
-    const int family = bq_impl_family(impl);
     for (const std::string &w : want) {
         if (w == name || (w == "ref" && family == BQ_REF) || (w == "simd" && family == BQ_SIMD) ||
             (w == "peers" && family == BQ_PEER))
             return true;
     }
+    return false;
+}
+
+bool impl_selected(const std::vector<std::string> &want, size_t impl)
+{
+    return impl_selected_named(want, bq_impl_name(impl), bq_impl_family(impl));
+}
+
+// The families' queries: selected by their base query name, their own name
+// (intersect-sep) or the family's name (coherence, batch).
+bool family_query_selected(const std::vector<std::string> &want, const char *family,
+                           const char *base, const char *own)
+{
+    if (want.empty())
+        return true;
+    for (const std::string &w : want)
+        if (w == family || w == base || w == own)
+            return true;
     return false;
 }
 
@@ -196,11 +355,57 @@ int main(int argc, char **argv)
         }
     }
 
+    const char *traj = std::getenv("MINK_BENCH_TRAJ");
+    bc_set_path(traj && *traj ? traj : MINK_BENCH_TRAJ_DEFAULT);
+    benchmark::AddCustomContext("mink_traj", bc_path());
+    for (int q = 0; q < BC_QUERY_COUNT; ++q) {
+        if (!family_query_selected(queries, "coherence", bq_query_name(bc_query_base(q)),
+                                   bc_query_name(q)))
+            continue;
+        for (int i = 0; i < BC_IMPL_COUNT; ++i) {
+            if (!impl_selected_named(impls, bc_impl_name(i), bc_impl_family(i)))
+                continue;
+            for (int warm = 0; warm < 2; ++warm) {
+                std::string name = std::string("coherence/") + bc_query_name(q) + "/" +
+                                   bc_impl_name(i) + (warm ? "-warm" : "-cold");
+                benchmark::RegisterBenchmark(name.c_str(), [q, i, warm](benchmark::State &s) {
+                    run_coherence(s, q, i, warm);
+                })->Unit(benchmark::kMicrosecond);
+            }
+        }
+    }
+
+#ifdef MINK_BENCH_HAVE_BATCH
+    // The batch entry points run the SIMD kernel: impl simd-<backend>.
+    const std::string simd_impl = std::string("simd-") + MINK_SIMD_NAME;
+    if (impl_selected_named(impls, simd_impl, BQ_SIMD)) {
+        for (int q = 0; q < BB_QUERY_COUNT; ++q) {
+            const char *qn = bench_batch_query_name(q);
+            if (!family_query_selected(queries, "batch", qn, qn))
+                continue;
+            for (int k = 0; k < BB_KIND_COUNT; ++k) {
+                for (int v = 0; v < BB_VARIANT_COUNT; ++v) {
+                    std::string name = std::string("batch/") + qn + "/" +
+                                       bench_batch_kind_name(k) + "/" + simd_impl + "-" +
+                                       bench_batch_variant_name(v);
+                    benchmark::RegisterBenchmark(name.c_str(), [q, k, v](benchmark::State &s) {
+                        run_batch(s, q, k, v);
+                    })->Unit(benchmark::kMicrosecond)->UseRealTime();
+                }
+            }
+        }
+    }
+#endif
+
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     bq_unload();
+    bc_unload();
+#ifdef MINK_BENCH_HAVE_BATCH
+    bench_batch_teardown();
+#endif
     return 0;
 }

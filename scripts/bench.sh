@@ -15,9 +15,16 @@
 #                     an error, so a fast wrong path cannot win)
 #   --widths LIST     SIMD builds to use (default: all the CPU supports)
 #   --out DIR         results directory (default bench/results/<machine>)
+# Besides the per-query tables, the same binaries run two families (in the
+# chunk of their query; --filter 'coherence|batch' runs only them):
+#   coherence/<query>/<impl>-cold|warm   cold vs warm caches on the
+#                     trajectories of tests/data/traj.cases
+#   batch/<query>/<kind>/<impl>-<variant>   mink_*_batch vs a loop of single
+#                     queries vs the 2-thread _mt variant
 # Environment: MINK_MACHINE names the results directory (default: hostname);
 # MINK_BENCH_MIN_TIME (seconds per repetition, default 0.05);
-# MINK_BENCH_CASES (another case file).
+# MINK_BENCH_CASES (another case file); MINK_BENCH_TRAJ (another trajectory
+# file); MINK_BENCH_BATCH_PAIRS (pairs per kind of the batch family, 4096).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -140,7 +147,7 @@ run="scripts/bench.sh"
 [ -n "$filter" ] && run="$run --filter '$filter'"
 [ "$impls" != "ref,simd,peers" ] && run="$run (impls: $impls)"
 notes=(--note "machine: $machine; CPU: ${cpu:-unknown} ($jobs cores); mink $git_rev; builds: ${built[*]}"
-       --note "run: $run; min_time ${MINK_BENCH_MIN_TIME:-0.05} s per repetition; cold caches")
+       --note "run: $run; min_time ${MINK_BENCH_MIN_TIME:-0.05} s per repetition; cold caches (coherence: cold and warm)")
 shopt -s nullglob
 runs=("$tmp"/*.json)
 [ ${#runs[@]} -gt 0 ] || { say "no results"; exit 1; }

@@ -10,12 +10,20 @@ into DIR:
   NAME.json  the runs merged (Google Benchmark format: compare.py reads it)
   NAME.txt   the table printed on stdout
   NAME.png   cycles/query per group and implementation (needs gnuplot)
+After the per-query tables come the families' tables, when they ran:
+  coherence  coherence/<query>/<impl>-cold|warm (traj.cases): per query and
+             cache mode, ns, cycles, supports and GJK iterations per query,
+             the warm speedup over cold, and the cache targets checked
+  batch      batch/<query>/<kind>/<impl>-<variant>: Mpairs/s of the batch
+             entry points, the loop of single queries and the 2-thread _mt
+             variant, and their ratios to the loop
 Python 3 standard library only (Debian's /usr/bin/python3).
 """
 import argparse
 import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -64,12 +72,16 @@ def family(impl):
     return "simd" if impl.startswith("simd-") else "peer"
 
 
+# Benchmark families with their own tables (not <query>/<group>/<impl>).
+FAMILY_PREFIXES = ("coherence/", "batch/")
+
+
 def collect(entries):
     """results[query][group][impl] -> dict(cyc, ns, ok, iters, error, reps)."""
     medians, iters, errors = {}, {}, {}
     for b in entries:
         name = b.get("run_name", b.get("name", ""))
-        if name.count("/") != 2:
+        if name.startswith(FAMILY_PREFIXES) or name.count("/") != 2:
             continue
         if b.get("error_occurred"):
             errors[name] = b.get("error_message", "error")
@@ -241,6 +253,235 @@ def query_table(query, rows, groups, impls):
     return lines, notes
 
 
+def family_cells(entries, prefix):
+    """name -> dict of median counters (plus "error") of the benchmarks whose
+    name starts with prefix: the "median" aggregate when present, else the
+    median of the iteration runs."""
+    medians, iters, errors = {}, {}, {}
+    for b in entries:
+        name = b.get("run_name", b.get("name", ""))
+        if not name.startswith(prefix):
+            continue
+        if b.get("error_occurred"):
+            errors[name] = b.get("error_message", "error")
+        elif b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                medians[name] = b
+        else:
+            iters.setdefault(name, []).append(b)
+    cells = {}
+    for name in list(medians) + list(iters) + list(errors):
+        if name in cells:
+            continue
+        if name in medians:
+            m = medians[name]
+            cell = {k: v for k, v in m.items() if isinstance(v, (int, float))}
+            cell["reps"] = m.get("repetitions", 0)
+        elif name in iters:
+            runs = iters[name]
+            keys = {k for r in runs for k, v in r.items() if isinstance(v, (int, float))}
+            cell = {k: statistics.median([r[k] for r in runs if k in r]) for k in keys}
+            cell["reps"] = len(runs)
+        else:
+            cell = {}
+        cell["error"] = errors.get(name) if name not in medians and name not in iters else None
+        cells[name] = cell
+    return cells
+
+
+# impl-mode / impl-variant: the impl is "ref" or "simd-<backend>".
+IMPL_SUFFIX = re.compile(r"^(ref|simd-[A-Za-z0-9_]+)-(.+)$")
+COHERENCE_QUERIES = ["intersect", "intersect-sep", "distance", "penetration"]
+COHERENCE_TARGETS = {"sep_supports": 1.5, "sep_speedup": 3.0, "distance_gjk": 2.0}
+
+
+def coherence_table(entries):
+    """Lines of the coherence table, and its notes."""
+    cells = family_cells(entries, "coherence/")
+    table = {}  # (query, mode) -> impl -> cell
+    impls, frames = set(), {}
+    for name, cell in cells.items():
+        parts = name.split("/")
+        if len(parts) != 3:
+            continue
+        m = IMPL_SUFFIX.match(parts[2])
+        if not m or m.group(2) not in ("cold", "warm"):
+            continue
+        query, impl, mode = parts[1], m.group(1), m.group(2)
+        impls.add(impl)
+        table.setdefault((query, mode), {})[impl] = cell
+        if cell.get("queries/pass"):
+            frames[query] = cell["queries/pass"]
+        if cell.get("trajectories"):
+            frames["trajectories"] = cell["trajectories"]
+    if not table:
+        return [], []
+    impls = sorted(impls, key=impl_key)
+    queries = [q for q in COHERENCE_QUERIES if any((q, m) in table for m in ("cold", "warm"))]
+    queries += sorted({q for q, _ in table} - set(queries))
+    notes = []
+
+    def cyc(query, mode, impl):
+        c = table.get((query, mode), {}).get(impl)
+        return c.get("tsc_cycles/query") if c and not c.get("error") else None
+
+    sub = f"{'ns':>6} {'cyc':>6} {'sup/q':>6} {'gjk/q':>6} {'w/c':>6}"
+    qw = max(len("query"), max(len(q) for q in queries))
+    head1 = f"{'':<{qw}} {'':<4}"
+    head2 = f"{'query':<{qw}} {'mode':<4}"
+    for i in impls:
+        w = max(len(i), len(sub))
+        head1 += "  " + f"{i:^{w}}"
+        head2 += "  " + f"{sub:>{w}}"
+    lines = [head1, head2, "-" * len(head2)]
+    for q in queries:
+        for mode in ("cold", "warm"):
+            if (q, mode) not in table:
+                continue
+            line = f"{q:<{qw}} {mode:<4}"
+            for i in impls:
+                w = max(len(i), len(sub))
+                c = table[(q, mode)].get(i)
+                if c is None:
+                    text = "-"
+                elif c.get("error"):
+                    text = short_error(c["error"])
+                    notes.append(f"coherence/{q}/{i}-{mode}: {c['error']}")
+                else:
+                    sp = "-"
+                    cold, warm = cyc(q, "cold", i), cyc(q, "warm", i)
+                    if mode == "warm" and cold and warm:
+                        sp = f"{cold / warm:.2f}x"
+                    text = (f"{fmt(c.get('ns/query')):>6} {fmt(c.get('tsc_cycles/query')):>6} "
+                            f"{c.get('supports/query', float('nan')):>6.2f} "
+                            f"{c.get('gjk_iters/query', float('nan')):>6.2f} {sp:>6}")
+                line += "  " + f"{text:>{w}}"
+            lines.append(line)
+        lines.append("")
+    if lines[-1] == "":
+        lines.pop()
+
+    # The cache issue's targets, per implementation.
+    def stat(query, mode, impl, key):
+        c = table.get((query, mode), {}).get(impl)
+        return c.get(key) if c and not c.get("error") else None
+
+    def verdict(ok):
+        return "met" if ok else "NOT met"
+
+    t = COHERENCE_TARGETS
+    for i in impls:
+        parts = []
+        sup = stat("intersect-sep", "warm", i, "supports/query")
+        if sup is not None:
+            parts.append(f"warm intersect-sep supports/query {sup:.2f} (<= {t['sep_supports']}: "
+                         f"{verdict(sup <= t['sep_supports'])})")
+        cold, warm = cyc("intersect-sep", "cold", i), cyc("intersect-sep", "warm", i)
+        if cold and warm:
+            parts.append(f"intersect-sep cold/warm {cold / warm:.2f}x (>= {t['sep_speedup']:.0f}x: "
+                         f"{verdict(cold / warm >= t['sep_speedup'])})")
+        gc, gw = stat("distance", "cold", i, "gjk_iters/query"), stat("distance", "warm", i, "gjk_iters/query")
+        if gc and gw is not None:
+            r = gc / gw if gw > 0 else float("inf")
+            parts.append(f"distance GJK iterations cold/warm {gc:.2f}/{gw:.2f} = {r:.2f}x "
+                         f"(>= {t['distance_gjk']:.0f}x: {verdict(r >= t['distance_gjk'])})")
+        if parts:
+            lines.append(f"targets {i}: " + "; ".join(parts))
+    head = "== coherence =="
+    if frames:
+        bits = []
+        if "intersect" in frames or "distance" in frames:
+            bits.append(f"{frames.get('intersect') or frames.get('distance'):.0f} frames")
+        if frames.get("trajectories"):
+            bits.append(f"{frames['trajectories']:.0f} trajectories")
+        if "intersect-sep" in frames:
+            bits.append(f"intersect-sep: the {frames['intersect-sep']:.0f} separated frames")
+        head = f"== coherence ({'; '.join(bits)}) =="
+    notes.append("coherence: ns, cyc per frame; sup/q = support evaluations (pairs), gjk/q = GJK "
+                 "iterations per frame; w/c = warm speedup over cold, in cycles; warm = one cache "
+                 "per trajectory, emptied at the start of every pass (intersect-sep: each frame "
+                 "from its snapshot of the cache after the previous frame)")
+    return [head] + lines, notes
+
+
+BATCH_VARIANTS = ["loop", "batch", "batch-mt2"]
+BATCH_KINDS = ["box-box", "sphere-box", "capsule-capsule"]
+
+
+def batch_table(entries):
+    """Lines of the batch table, and its notes."""
+    cells = family_cells(entries, "batch/")
+    table = {}  # (kind, query) -> impl -> variant -> cell
+    impls, variants, pairs = set(), [], None
+    for name, cell in cells.items():
+        parts = name.split("/")
+        if parts[-1] == "real_time":  # Google Benchmark's suffix for UseRealTime
+            parts.pop()
+        if len(parts) != 4:
+            continue
+        m = IMPL_SUFFIX.match(parts[3])
+        if not m:
+            continue
+        query, kind, impl, variant = parts[1], parts[2], m.group(1), m.group(2)
+        impls.add(impl)
+        if variant not in variants:
+            variants.append(variant)
+        table.setdefault((kind, query), {}).setdefault(impl, {})[variant] = cell
+        pairs = pairs or cell.get("pairs/pass")
+    if not table:
+        return [], []
+    impls = sorted(impls, key=impl_key)
+    variants.sort(key=lambda v: BATCH_VARIANTS.index(v) if v in BATCH_VARIANTS else len(BATCH_VARIANTS))
+    others = [v for v in variants if v != "loop"]
+    notes = []
+    sub = " ".join(f"{v:>9}" for v in variants)
+    if "loop" in variants:
+        sub += " " + " ".join(f"{v + '/loop':>14}" for v in others)
+    kw = max([len("kind")] + [len(k) for k, _ in table])
+    qw = max([len("query")] + [len(q) for _, q in table])
+    head1 = f"{'':<{kw}} {'':<{qw}}"
+    head2 = f"{'kind':<{kw}} {'query':<{qw}}"
+    for i in impls:
+        w = max(len(i), len(sub))
+        head1 += "  " + f"{i:^{w}}"
+        head2 += "  " + f"{sub:>{w}}"
+    lines = [head1, head2, "-" * len(head2)]
+    kinds = sorted({k for k, _ in table},
+                   key=lambda k: (BATCH_KINDS.index(k) if k in BATCH_KINDS else len(BATCH_KINDS), k))
+    for k in kinds:
+        for q in ("penetration", "intersect"):
+            if (k, q) not in table:
+                continue
+            line = f"{k:<{kw}} {q:<{qw}}"
+            for i in impls:
+                w = max(len(i), len(sub))
+                row = table[(k, q)].get(i, {})
+                rate = {}
+                texts = []
+                for v in variants:
+                    c = row.get(v)
+                    if c is None:
+                        texts.append(f"{'-':>9}")
+                    elif c.get("error"):
+                        texts.append(f"{short_error(c['error']):>9}")
+                        notes.append(f"batch/{q}/{k}/{i}-{v}: {c['error']}")
+                    else:
+                        rate[v] = c.get("pairs/s")
+                        texts.append(f"{(rate[v] or 0) / 1e6:>9.2f}")
+                if "loop" in variants:
+                    for v in others:
+                        r = (f"{rate[v] / rate['loop']:.2f}x" if rate.get(v) and rate.get("loop")
+                             else "-")
+                        texts.append(f"{r:>14}")
+                line += "  " + f"{' '.join(texts):>{w}}"
+            lines.append(line)
+    head = "== batch (Mpairs/s" + (f", {pairs:.0f} pairs per kind" if pairs else "") + \
+        ", cold; x/loop = throughput ratio to the loop of single queries) =="
+    notes.append("batch: mink_*_batch (batch), a loop of mink_* single queries (loop), "
+                 "mink_*_batch_mt with 2 threads (batch-mt2); wall-clock throughput")
+    return [head] + lines, notes
+
+
 def gnuplot_chart(results, groups, impls, out_png, title):
     gp = shutil.which("gnuplot")
     if not gp:
@@ -353,6 +594,12 @@ def main():
         out.extend(lines)
         out.append("")
         notes.extend(qn)
+    for table in (coherence_table, batch_table):
+        lines, fn = table(entries)
+        if lines:
+            out.extend(lines)
+            out.append("")
+            notes.extend(fn)
     notes.append("peers are checked on kind, scalar (1e-4 L) and normal, not on witness points "
                  "(bench/bench_queries.c, peer_check); mink on everything (case_check)")
     out.append("notes:")
