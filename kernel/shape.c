@@ -111,20 +111,15 @@ static float nonfinite3(float a, float b, float c) { return (a - a) + (b - b) + 
 int mink_shape_is_valid(const mink_shape *s)
 {
     if (!s) return 0;
-    if (nonfinite3(s->radius, s->extent, s->half[0]) + nonfinite3(s->half[1], s->half[2], 0.0f) != 0.0f) return 0;
-    if ((s->radius < 0.0f) | (s->extent < 0.0f) | (s->half[0] < 0.0f) | (s->half[1] < 0.0f) | (s->half[2] < 0.0f))
-        return 0;
-    switch (s->type) {
-    case MINK_SHAPE_SPHERE:
-    case MINK_SHAPE_CAPSULE:
-    case MINK_SHAPE_BOX:
-        return 1;
-    case MINK_SHAPE_HULL:
-        return s->count > 0 && s->count <= MINK_HULL_MAX_POINTS && s->padded >= s->count &&
-               s->padded % MINK_HULL_PAD == 0 && s->x && s->y && s->z;
-    default:
-        return 0;
-    }
+    /* one flag, no early exits: every query pays this twice */
+    int bad = nonfinite3(s->radius, s->extent, s->half[0]) + nonfinite3(s->half[1], s->half[2], 0.0f) != 0.0f;
+    bad |= (s->radius < 0.0f) | (s->extent < 0.0f) | (s->half[0] < 0.0f) | (s->half[1] < 0.0f) | (s->half[2] < 0.0f);
+    if (s->type == MINK_SHAPE_HULL)
+        bad |= (s->count == 0) | (s->count > MINK_HULL_MAX_POINTS) | (s->padded < s->count) |
+               (s->padded % MINK_HULL_PAD != 0) | !s->x | !s->y | !s->z;
+    else
+        bad |= (s->type < MINK_SHAPE_SPHERE) | (s->type > MINK_SHAPE_BOX);
+    return !bad;
 }
 
 /* |q| within MINK_QUAT_UNIT_TOL of 1, tested on |q|^2 (no root). */
