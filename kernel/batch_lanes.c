@@ -172,9 +172,12 @@ MINK_INLINE wquat quat_row(const lane_in *in, int r, size_t base)
 
 /* ------------------------------------------------------------ validation */
 
-/* x finite and >= 0 (NaN fails every ordered compare). */
-MINK_INLINE vwm valid_size(vw x) { return vw_and(vw_cmpge(x, w_zero()), vw_cmpge(vw_splat(FLT_MAX), x)); }
+/* x in [0, MINK_MAX_MAGNITUDE] (NaN fails every ordered compare); the
+ * extent of a box may reach sqrt(3) times that, as shape.c allows. */
+MINK_INLINE vwm valid_size(vw x) { return vw_and(vw_cmpge(x, w_zero()), vw_cmpge(vw_splat(MINK_MAX_MAGNITUDE), x)); }
+MINK_INLINE vwm valid_extent(vw x) { return vw_and(vw_cmpge(x, w_zero()), vw_cmpge(vw_splat(2.0f * MINK_MAX_MAGNITUDE), x)); }
 MINK_INLINE vwm valid_coord(vw x) { return vw_cmpge(vw_splat(FLT_MAX), vw_abs(x)); }
+MINK_INLINE vwm valid_position(vw x) { return vw_cmpge(vw_splat(MINK_MAX_MAGNITUDE), vw_abs(x)); }
 
 /* A staged shape's fields: mink_shape_is_valid's rules for the primitive
  * types (batch.c stages only those): radius, extent and the three half
@@ -184,7 +187,7 @@ static vwm shape_lanes(const lane_in *in, size_t base, int half_row, int radius_
                        vw3 *core)
 {
     const vw3 h = row3(in, half_row, base);
-    const vwm ok = vw_and(vw_and(valid_size(row(in, radius_row, base)), valid_size(row(in, extent_row, base))),
+    const vwm ok = vw_and(vw_and(valid_size(row(in, radius_row, base)), valid_extent(row(in, extent_row, base))),
                           vw_and(vw_and(valid_size(h.x), valid_size(h.y)), valid_size(h.z)));
     const vw type = row(in, type_row, base);
     const vwm box = vw_cmpeq(type, vw_splat((float)MINK_SHAPE_BOX));
@@ -203,7 +206,7 @@ static vwm pose_lanes(const lane_in *in, size_t base, int pos_row, int quat_row_
     const vw n2 = vw_add(vw_add(vw_add(vw_mul(q.x, q.x), vw_mul(q.y, q.y)), vw_mul(q.z, q.z)), vw_mul(q.w, q.w));
     const float lo = (1.0f - MINK_QUAT_UNIT_TOL) * (1.0f - MINK_QUAT_UNIT_TOL);
     const float hi = (1.0f + MINK_QUAT_UNIT_TOL) * (1.0f + MINK_QUAT_UNIT_TOL);
-    const vwm ok = vw_and(vw_and(vw_and(valid_coord(p.x), valid_coord(p.y)), vw_and(valid_coord(p.z), valid_coord(q.w))),
+    const vwm ok = vw_and(vw_and(vw_and(valid_position(p.x), valid_position(p.y)), vw_and(valid_position(p.z), valid_coord(q.w))),
                           vw_and(vw_and(valid_coord(q.x), valid_coord(q.y)), valid_coord(q.z)));
     const vwm band = vw_and(vw_cmpge(n2, vw_splat(lo)), vw_cmpge(vw_splat(hi), n2));
     /* invalid lanes divide by 1 instead (no NaN to carry around) */

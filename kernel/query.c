@@ -64,6 +64,22 @@ static void remember(const simd_query *q, mink_cache *cache, cache_outcome outco
 
 static mink_vec3 world_point(const simd_query *q, v4 p) { return v4_to_vec3(v4_add(rot_apply(q->rot_a, p), q->pos_a)); }
 
+/* |v| and v / |v| without underflow for tiny v (squares of 1e-22 are
+ * denormal): v is scaled by its largest component first. */
+static float length_and_unit(v4 v, v4 *unit)
+{
+    const v4 a = v4_max(v, v4_neg(v));
+    const float m = v4_x(v4_max(v4_max(a, v4_splat_y(a)), v4_splat_z(a)));
+    if (!(m > 0.0f)) {
+        *unit = v4_set(1, 0, 0, 0);
+        return 0.0f;
+    }
+    const v4 scaled = v4_scale(v, 1.0f / m);
+    const float len = sqrtf(v4_len2(scaled));
+    *unit = v4_scale(scaled, 1.0f / len);
+    return m * len;
+}
+
 static void finish(const simd_query *q, v4 pa_core, v4 pb_core, v4 n, float distance, mink_result *out)
 {
     out->distance = distance;
@@ -150,15 +166,15 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
     run_gjk(&q, SIMD_GJK_DISTANCE, &g);
     v4 pa_core, pb_core;
     mink_simd_simplex_points(&g.simplex, &pa_core, &pb_core);
-    const float dc = sqrtf(v4_len2(g.v));
+    v4 n;
+    const float dc = length_and_unit(g.v, &n);
     const float margin = q.ra + q.rb;
     out->iterations = out->gjk_iterations = g.iterations;
     out->status = g.status;
     if (!g.overlap && dc > margin) {
-        finish(&q, pa_core, pb_core, v4_scale(g.v, 1.0f / dc), dc - margin, out);
+        finish(&q, pa_core, pb_core, n, dc - margin, out);
     } else if (!g.overlap && dc > 0.0f) {
         /* shallow overlap: a common point, mid-overlap along the core axis */
-        const v4 n = v4_scale(g.v, 1.0f / dc);
         const v4 p = v4_add(pa_core, v4_scale(n, mink_overlap_middle(q.ra, q.rb, dc)));
         finish(&q, p, p, n, 0.0f, out);
         out->point_a = out->point_b = world_point(&q, p);
@@ -191,8 +207,9 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
     if (!g.overlap) {
         v4 pa_core, pb_core;
         mink_simd_simplex_points(&g.simplex, &pa_core, &pb_core);
-        const float dc = sqrtf(v4_len2(g.v));
-        finish(&q, pa_core, pb_core, v4_scale(g.v, 1.0f / dc), dc - margin, out);
+        v4 n;
+        const float dc = length_and_unit(g.v, &n);
+        finish(&q, pa_core, pb_core, n, dc - margin, out);
         out->support_calls = q.pair.support_calls;
         remember(&q, cache, dc > margin ? CACHE_SEPARATED : CACHE_OVERLAP, g.v, &g.simplex);
         return out->status;

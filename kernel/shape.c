@@ -8,7 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-static int finite_nonneg(float v) { return isfinite(v) && v >= 0.0f; }
+/* Sizes: finite, >= 0, and within MINK_MAX_MAGNITUDE. */
+static int finite_nonneg(float v) { return isfinite(v) && v >= 0.0f && v <= MINK_MAX_MAGNITUDE; }
 
 int mink_vec3_finite(mink_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
@@ -76,7 +77,7 @@ mink_status mink_hull_init(mink_shape *out, void *mem, size_t mem_bytes,
         return MINK_ERR_INVALID;
     float extent2 = 0.0f;
     for (uint32_t i = 0; i < 3 * n; ++i)
-        if (!isfinite(xyz[i])) return MINK_ERR_INVALID;
+        if (!isfinite(xyz[i]) || fabsf(xyz[i]) > MINK_MAX_MAGNITUDE) return MINK_ERR_INVALID;
     const uint32_t padded = padded_count(n);
     float *x = (float *)mem;
     float *y = x + padded;
@@ -114,6 +115,9 @@ int mink_shape_is_valid(const mink_shape *s)
     /* one flag, no early exits: every query pays this twice */
     int bad = nonfinite3(s->radius, s->extent, s->half[0]) + nonfinite3(s->half[1], s->half[2], 0.0f) != 0.0f;
     bad |= (s->radius < 0.0f) | (s->extent < 0.0f) | (s->half[0] < 0.0f) | (s->half[1] < 0.0f) | (s->half[2] < 0.0f);
+    /* the extent of a box or hull may reach sqrt(3) times the limit */
+    bad |= (s->radius > MINK_MAX_MAGNITUDE) | (s->extent > 2.0f * MINK_MAX_MAGNITUDE) |
+           (s->half[0] > MINK_MAX_MAGNITUDE) | (s->half[1] > MINK_MAX_MAGNITUDE) | (s->half[2] > MINK_MAX_MAGNITUDE);
     if (s->type == MINK_SHAPE_HULL)
         bad |= (s->count == 0) | (s->count > MINK_HULL_MAX_POINTS) | (s->padded < s->count) |
                (s->padded % MINK_HULL_PAD != 0) | !s->x | !s->y | !s->z;
@@ -126,6 +130,8 @@ int mink_shape_is_valid(const mink_shape *s)
 static int pose_check(const mink_pose *p, float *norm2)
 {
     if (nonfinite3(p->p.x, p->p.y, p->p.z) + nonfinite3(p->q.x, p->q.y, p->q.z) + nonfinite3(p->q.w, 0, 0) != 0.0f)
+        return 0;
+    if ((fabsf(p->p.x) > MINK_MAX_MAGNITUDE) | (fabsf(p->p.y) > MINK_MAX_MAGNITUDE) | (fabsf(p->p.z) > MINK_MAX_MAGNITUDE))
         return 0;
     const float n2 = p->q.x * p->q.x + p->q.y * p->q.y + p->q.z * p->q.z + p->q.w * p->q.w;
     const float lo = (1.0f - MINK_QUAT_UNIT_TOL) * (1.0f - MINK_QUAT_UNIT_TOL);

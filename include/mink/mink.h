@@ -68,6 +68,12 @@ typedef enum mink_shape_type {
     MINK_SHAPE_HULL    = 4  /* core: convex hull of `count` points            */
 } mink_shape_type;
 
+/** The largest magnitude of any size, hull coordinate or position that
+ *  constructors and queries accept (larger ones give an invalid shape or
+ *  MINK_ERR_INVALID). Beyond it float leaves no precision for collision
+ *  answers, and the squared and cubed lengths inside GJK would overflow. */
+#define MINK_MAX_MAGNITUDE 1e6f
+
 /** Alignment, in bytes, of the memory handed to mink_hull_init. */
 #define MINK_HULL_ALIGN 64
 /** Hull vertex arrays are padded to a multiple of this many lanes (the widest

@@ -69,6 +69,21 @@ static v3 world_point(const ref_query *q, v3 p) { return v3_add(m33_mul(&q->rot_
 
 /* Fills the result from core witnesses (A frame), a unit normal and the
  * signed distance of the rounded shapes: each witness moves out by its radius. */
+/* |v| and v / |v| without underflow for tiny v (squares of 1e-22 are
+ * denormal): v is scaled by its largest component first. */
+static float length_and_unit(v3 v, v3 *unit)
+{
+    const float m = fmaxf(fabsf(v.x), fmaxf(fabsf(v.y), fabsf(v.z)));
+    if (!(m > 0.0f)) {
+        *unit = v3_make(1, 0, 0);
+        return 0.0f;
+    }
+    const v3 scaled = v3_scale(v, 1.0f / m);
+    const float len = v3_len(scaled);
+    *unit = v3_scale(scaled, 1.0f / len);
+    return m * len;
+}
+
 static void finish(const ref_query *q, v3 pa_core, v3 pb_core, v3 n, float distance, mink_result *out)
 {
     out->distance = distance;
@@ -143,17 +158,17 @@ mink_status mink_ref_distance(const mink_shape *a, const mink_pose *pa,
     run_gjk(&q, REF_GJK_DISTANCE, &g);
     v3 pa_core, pb_core;
     mink_scalar_simplex_points(&g.simplex, &pa_core, &pb_core);
-    const float dc = v3_len(g.v);
+    v3 n;
+    const float dc = length_and_unit(g.v, &n);
     const float margin = q.ra + q.rb;
     out->iterations = out->gjk_iterations = g.iterations;
     out->status = g.status;
 
     if (!g.overlap && dc > margin) {
-        finish(&q, pa_core, pb_core, v3_scale(g.v, 1.0f / dc), dc - margin, out);
+        finish(&q, pa_core, pb_core, n, dc - margin, out);
     } else if (!g.overlap && dc > 0.0f) {
         /* Shallow overlap of the rounded shapes: report a common point, the
          * middle of the overlap along the core axis. */
-        const v3 n = v3_scale(g.v, 1.0f / dc);
         const v3 p = v3_add(pa_core, v3_scale(n, mink_overlap_middle(q.ra, q.rb, dc)));
         finish(&q, p, p, n, 0.0f, out);
         out->point_a = out->point_b = world_point(&q, p);
@@ -189,8 +204,9 @@ mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
          * points of the cores give both; no EPA. */
         v3 pa_core, pb_core;
         mink_scalar_simplex_points(&g.simplex, &pa_core, &pb_core);
-        const float dc = v3_len(g.v);
-        finish(&q, pa_core, pb_core, v3_scale(g.v, 1.0f / dc), dc - margin, out);
+        v3 n;
+        const float dc = length_and_unit(g.v, &n);
+        finish(&q, pa_core, pb_core, n, dc - margin, out);
         out->support_calls = q.pair.support_calls;
         remember(&q, cache, dc > margin ? CACHE_SEPARATED : CACHE_OVERLAP, g.v, &g.simplex);
         return out->status;
