@@ -64,7 +64,9 @@ static unsigned compare_file(const char *name, int query)
         if (r.status != s.status) why = "status";
         else if (fabs((double)r.distance - s.distance) > tol) why = "distance";
         else if (unique_normal && angle(r.normal, s.normal) > limit) why = "normal";
-        else if (!overlap_dist && (fabs(dot3(r.normal, r.point_a) - dot3(r.normal, s.point_a)) > tol ||
+        /* witnesses along the normal, where the normal is unique (ties such
+         * as identical shapes have several equally good normals) */
+        else if (unique_normal && (fabs(dot3(r.normal, r.point_a) - dot3(r.normal, s.point_a)) > tol ||
                                    fabs(dot3(r.normal, r.point_b) - dot3(r.normal, s.point_b)) > tol))
             why = "witness along the normal";
         if (why && bad++ < 10)
