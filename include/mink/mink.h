@@ -70,9 +70,11 @@ typedef enum mink_shape_type {
 
 /** The largest magnitude of any size, hull coordinate or position that
  *  constructors and queries accept (larger ones give an invalid shape or
- *  MINK_ERR_INVALID). Beyond it float leaves no precision for collision
- *  answers, and the squared and cubed lengths inside GJK would overflow. */
-#define MINK_MAX_MAGNITUDE 1e6f
+ *  MINK_ERR_INVALID): 100 km in metres. Far beyond it float leaves no
+ *  precision for collision answers, and the sixth powers of lengths in
+ *  Johnson's determinants approach float overflow (worlds larger than this
+ *  rebase their origin, as engines do). */
+#define MINK_MAX_MAGNITUDE 1e5f
 
 /** Alignment, in bytes, of the memory handed to mink_hull_init. */
 #define MINK_HULL_ALIGN 64
