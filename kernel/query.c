@@ -80,12 +80,19 @@ static float length_and_unit(v4 v, v4 *unit)
     return m * len;
 }
 
+/* The result from core witnesses (A frame), the unit normal and the signed
+ * distance. The witnesses are re-centred on their midpoint so that
+ * point_b - point_a = distance * normal holds exactly: each moves by half
+ * of the rounding between the weighted sums and the distance (large only on
+ * huge, thin faces), then out by its radius. */
 static void finish(const simd_query *q, v4 pa_core, v4 pb_core, v4 n, float distance, mink_result *out)
 {
+    const v4 mid = v4_scale(v4_add(pa_core, pb_core), 0.5f);
+    const v4 half_a = v4_scale(n, 0.5f * (distance + q->ra + q->rb) - q->ra);
     out->distance = distance;
     out->normal = v4_to_vec3(rot_apply(q->rot_a, n));
-    out->point_a = world_point(q, v4_add(pa_core, v4_scale(n, q->ra)));
-    out->point_b = world_point(q, v4_sub(pb_core, v4_scale(n, q->rb)));
+    out->point_a = world_point(q, v4_sub(mid, half_a));
+    out->point_b = world_point(q, v4_add(mid, v4_scale(n, 0.5f * (distance + q->ra + q->rb) - q->rb)));
 }
 
 static v4 fallback_normal(const simd_query *q)

@@ -43,7 +43,11 @@
 /* GJK's normal is v / |v|, v the closest point of B - A to the origin,
  * which is accurate to about MINK_GJK_GAP_REL (1e-6) of the scale: the
  * normal may tilt by that over the distance (FORMAT.md's 2e-3 rad at most). */
-#define GJK_V_REL 1e-6
+/* GJK stops when its distance bounds agree to MINK_GJK_GAP_REL (1e-6) of
+ * the scale; the direction of v converges more slowly than its length, so
+ * v itself is only good to about ten times that (seen with clang's code:
+ * 3e-5 of the scale on a box-box sweep). */
+#define GJK_V_REL 1e-5
 
 /* What one family's pair expects. `exact` = 0 means `value` is only a lower
  * bound (SAT for separated boxes). */
@@ -635,8 +639,9 @@ static void test_regression_no_progress_normal(void **state)
     const mink_pose pb = {{0.777590752f, 0.536101222f, 0.698064685f}, {0.623384893f, -0.300192893f, 0.463488132f, 0.553583086f}};
     const double lower = maximize_gap(&h, &pa, &h, &pb, dv_sub(dv_of(pb.p), dv_of(pa.p)));
     test_ctx("symmetric hulls: oracle");
-    /* the search found the value this report was written with */
-    EXPECT_NEAR(lower, 0.3671143, 1e-6);
+    /* the search found the value this report was written with (to its own
+     * precision, which differs by 1.4e-6 between gcc's and clang's code) */
+    EXPECT_NEAR(lower, 0.3671143, 5e-6);
     expectation e = {lower, 1, 0, dv(0, 0, 0)};
     for (int k = 0; k < TEST_KERNEL_COUNT; ++k) {
         const test_kernel *K = test_kernel_get(k);

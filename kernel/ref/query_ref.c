@@ -86,10 +86,16 @@ static float length_and_unit(v3 v, v3 *unit)
 
 static void finish(const ref_query *q, v3 pa_core, v3 pb_core, v3 n, float distance, mink_result *out)
 {
+    /* Re-centred on the witnesses' midpoint so that point_b - point_a =
+     * distance * normal holds exactly: each core witness moves by half of
+     * the rounding between the weighted sums and the distance (large only
+     * on huge, thin faces), then out by its radius. */
+    const v3 mid = v3_scale(v3_add(pa_core, pb_core), 0.5f);
+    const float core = distance + q->ra + q->rb; /* signed distance of the cores */
     out->distance = distance;
     out->normal = m33_mul(&q->rot_a, n);
-    out->point_a = world_point(q, v3_add(pa_core, v3_scale(n, q->ra)));
-    out->point_b = world_point(q, v3_sub(pb_core, v3_scale(n, q->rb)));
+    out->point_a = world_point(q, v3_sub(mid, v3_scale(n, 0.5f * core - q->ra)));
+    out->point_b = world_point(q, v3_add(mid, v3_scale(n, 0.5f * core - q->rb)));
 }
 
 /* B's direction from A when no better normal is known. */
