@@ -25,9 +25,15 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
-# ctest (and add_test commands) run target binaries through qemu; -L points
-# the emulator at the cross loader and libc.
+# ctest (and add_test commands) run target binaries through qemu. -L makes
+# the emulator load the cross loader (/usr/aarch64-linux-gnu/lib/ld-linux-...).
+# That loader searches /lib/aarch64-linux-gnu first, where libc6:arm64 (pulled
+# in by libcmocka0:arm64) puts a libc.so.6 from a different glibc build; a
+# loader and libc of different builds hang in pthread_create. LD_LIBRARY_PATH
+# in the guest makes libc come from beside the loader; only libcmocka comes
+# from the multiarch dir.
 find_program(MINK_QEMU_AARCH64 NAMES qemu-aarch64 qemu-aarch64-static)
 if(MINK_QEMU_AARCH64)
-  set(CMAKE_CROSSCOMPILING_EMULATOR ${MINK_QEMU_AARCH64} -L /usr/${MINK_CROSS_TRIPLE})
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${MINK_QEMU_AARCH64} -L /usr/${MINK_CROSS_TRIPLE}
+      -E LD_LIBRARY_PATH=/usr/${MINK_CROSS_TRIPLE}/lib)
 endif()
