@@ -61,6 +61,8 @@ if ! command -v clang >/dev/null 2>&1 || ! probe_libfuzzer; then
 fi
 
 # --- build ---------------------------------------------------------------
+"$root/scripts/setup-deps.sh" # SIMDe (and the rest) when missing
+mkdir -p "$build"
 echo "fuzz.sh: building in $build"
 cmake -S "$root" -B "$build" \
   -DCMAKE_C_COMPILER=clang \
