@@ -28,11 +28,15 @@ static uint32_t fingerprint(const mink_shape *a, const mink_shape *b)
     return h | 1u; /* never 0: a zeroed cache never matches */
 }
 
-/* A cheap word checksum: random garbage passes with odds 2^-32. */
+/* A word checksum, linear so that one word can be updated in O(1): the sum
+ * of every word times its own odd constant. Random garbage passes with odds
+ * 2^-32 (and must also carry the pair's fingerprint). */
+static uint32_t word_key(int i) { return 0x9e3779b1u + 2u * (uint32_t)i * 0x61c88647u; }
+
 static uint32_t checksum(const uint32_t *w)
 {
     uint32_t h = 0x2545f491u;
-    for (int i = 1; i < W_END; ++i) h = rotl(h, 5) ^ (w[i] * 0x9e3779b1u);
+    for (int i = 1; i < W_END; ++i) h += w[i] * word_key(i);
     return h;
 }
 
@@ -46,28 +50,51 @@ static uint32_t feature_count(const mink_shape *s)
     }
 }
 
-int mink_cache_load(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st)
+int mink_cache_load_axis(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st)
 {
-    memset(st, 0, sizeof *st);
+    st->outcome = CACHE_EMPTY;
+    st->count = 0;
     if (!c) return 0;
     const uint32_t *w = c->opaque;
     if (w[W_PAIR] != fingerprint(a, b) || w[W_CHECK] != checksum(w)) return 0;
-    cache_state t;
-    memset(&t, 0, sizeof t);
-    for (int i = 0; i < 3; ++i) memcpy(&t.axis[i], &w[W_AXIS + i], sizeof(float));
-    t.count = w[W_META] & 7u;
-    t.outcome = (w[W_META] >> 3) & 3u;
-    t.frames = w[W_FRAMES];
-    if (t.count > 4 || t.outcome > CACHE_OVERLAP) return 0;
-    if (!isfinite(t.axis[0]) || !isfinite(t.axis[1]) || !isfinite(t.axis[2])) return 0;
+    const uint32_t count = w[W_META] & 7u, outcome = (w[W_META] >> 3) & 3u;
+    if (count > 4 || outcome > CACHE_OVERLAP) return 0;
+    for (int i = 0; i < 3; ++i) memcpy(&st->axis[i], &w[W_AXIS + i], sizeof(float));
+    if (!isfinite(st->axis[0]) || !isfinite(st->axis[1]) || !isfinite(st->axis[2])) return 0;
+    st->frames = w[W_FRAMES];
+    st->outcome = outcome;
+    return outcome != CACHE_EMPTY;
+}
+
+int mink_cache_load_simplex(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st)
+{
+    const uint32_t *w = c->opaque;
+    const uint32_t count = w[W_META] & 7u;
     const uint32_t na = feature_count(a), nb = feature_count(b);
-    for (uint32_t i = 0; i < t.count; ++i) {
-        t.ia[i] = w[W_IA + i];
-        t.ib[i] = w[W_IB + i];
-        if (t.ia[i] >= na || t.ib[i] >= nb) return 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        st->ia[i] = w[W_IA + i];
+        st->ib[i] = w[W_IB + i];
+        if (st->ia[i] >= na || st->ib[i] >= nb) {
+            st->outcome = CACHE_EMPTY;
+            return 0;
+        }
     }
-    *st = t;
-    return t.outcome != CACHE_EMPTY;
+    st->count = count;
+    return 1;
+}
+
+int mink_cache_load(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st)
+{
+    return mink_cache_load_axis(c, a, b, st) && mink_cache_load_simplex(c, a, b, st);
+}
+
+void mink_cache_held(mink_cache *c)
+{
+    if (!c) return;
+    uint32_t *w = c->opaque;
+    const uint32_t frames = w[W_FRAMES] < 0xffffffffu ? w[W_FRAMES] + 1 : w[W_FRAMES];
+    w[W_CHECK] += (frames - w[W_FRAMES]) * word_key(W_FRAMES);
+    w[W_FRAMES] = frames;
 }
 
 void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, const cache_state *st,

@@ -27,11 +27,21 @@ typedef struct cache_state {
 } cache_state;
 
 /* Reads a cache for the pair (a, b); returns 0 (and an empty state) when the
- * cache is NULL, empty, foreign or corrupt. */
+ * cache is NULL, empty, foreign or corrupt. The state is only meaningful
+ * when it returns 1 (outcome and count are always set). */
 int mink_cache_load(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st);
+/* mink_cache_load in two steps, for a caller that may need only the axis:
+ * the checks, outcome and axis (count 0), then, only after the first
+ * returned 1, the simplex (a bad index empties the state, returns 0). */
+int mink_cache_load_axis(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st);
+int mink_cache_load_simplex(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st);
 /* Writes a state; `prev` is what the load found (frames count on when the
  * outcome repeats). */
 void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, const cache_state *st,
                       const cache_state *prev);
+
+/* The state a successful load found held one more query unchanged: counts
+ * the frame, nothing else. Only after mink_cache_load returned 1 on c. */
+void mink_cache_held(mink_cache *c);
 
 #endif

@@ -10,7 +10,6 @@
 #include <string.h>
 
 typedef struct simd_query {
-    mink_pose pa, pb;
     v4 rot_a[3];     /* rows: A local -> world */
     v4 pos_a;
     simd_pair pair;
@@ -21,15 +20,15 @@ typedef struct simd_query {
     unsigned nseed;
 } simd_query;
 
-static int query_begin(simd_query *q, const mink_shape *a, const mink_pose *pa,
-                       const mink_shape *b, const mink_pose *pb, const mink_cache *cache)
+/* The pair placed in A's frame, after the inputs were checked and the cache
+ * loaded (|q|^2 of each pose given). */
+static void query_begin(simd_query *q, const mink_shape *a, const mink_pose *pa, float qa_norm2,
+                        const mink_shape *b, const mink_pose *pb, float qb_norm2)
 {
-    if (mink_check_query(a, pa, b, pb, &q->pa, &q->pb) != 0) return 0;
-    mink_simd_pair_init(&q->pair, a, &q->pa, b, &q->pb, q->rot_a);
-    q->pos_a = v4_from_vec3(q->pa.p);
+    mink_simd_pair_init(&q->pair, a, pa, qa_norm2, b, pb, qb_norm2, q->rot_a);
+    q->pos_a = v4_from_vec3(pa->p);
     q->ra = a->radius;
     q->rb = b->radius;
-    q->have_cache = mink_cache_load(cache, a, b, &q->cached);
     q->nseed = 0;
     /* The cached simplex, re-evaluated at the new poses. */
     for (unsigned i = 0; q->have_cache && i < q->cached.count; ++i) {
@@ -40,6 +39,16 @@ static int query_begin(simd_query *q, const mink_shape *a, const mink_pose *pa,
         v->pb = v4_add(rot_apply(q->pair.row, mink_simd_core_point(b, v->ib)), q->pair.pos_b);
         v->w = v4_sub(v->pb, v->pa);
     }
+}
+
+/* Checks the inputs, loads the cache and sets the pair up; 0 on bad input. */
+static int query_open(simd_query *q, const mink_shape *a, const mink_pose *pa,
+                      const mink_shape *b, const mink_pose *pb, const mink_cache *cache)
+{
+    float na2, nb2;
+    if (mink_check_inputs(a, pa, b, pb, &na2, &nb2) != 0) return 0;
+    q->have_cache = mink_cache_load(cache, a, b, &q->cached);
+    query_begin(q, a, pa, na2, b, pb, nb2);
     return 1;
 }
 
@@ -104,7 +113,7 @@ static v4 fallback_normal(const simd_query *q)
 /* The direction GJK starts from when cold: towards B. */
 static v4 start_axis(const simd_query *q)
 {
-    return q->have_cache ? v4_load(q->cached.axis) : q->pair.pos_b;
+    return q->have_cache ? v4_load3(q->cached.axis) : q->pair.pos_b;
 }
 
 static void run_gjk(simd_query *q, simd_gjk_mode mode, simd_gjk_result *g)
@@ -113,32 +122,56 @@ static void run_gjk(simd_query *q, simd_gjk_mode mode, simd_gjk_result *g)
     mink_simd_gjk(&q->pair, mode, mode == SIMD_GJK_INTERSECT ? q->ra + q->rb : 0.0f, v0, q->seed, q->nseed, g);
 }
 
+/* v rotated by q / |q|, with s = 2 / |q|^2: v + w t + u x t, t = s u x v. */
+static v4 quat_rotate(mink_quat q, float s, v4 v)
+{
+    const v4 u = v4_set(q.x, q.y, q.z, 0.0f);
+    const v4 t = v4_scale(v4_cross(u, v), s);
+    return v4_add(v4_add(v, v4_scale(t, q.w)), v4_cross(u, t));
+}
+
+/* Frame coherence: whether last query's axis (A frame) still separates the
+ * rounded shapes at the new poses, from one support evaluation per shape,
+ * straight from the quaternions (no pair set-up). The gap along the axis is
+ * n.(pb - pa) + min over B - max over A, n = R_a axis. */
+static int cached_axis_separates(const mink_shape *a, const mink_pose *pa, float qa_norm2,
+                                 const mink_shape *b, const mink_pose *pb, float qb_norm2, v4 axis, v4 *world_axis)
+{
+    const v4 n = quat_rotate(pa->q, 2.0f / qa_norm2, axis);
+    const mink_quat qb_inverse = {-pb->q.x, -pb->q.y, -pb->q.z, pb->q.w};
+    const v4 nb = quat_rotate(qb_inverse, 2.0f / qb_norm2, n);
+    const float gain = v4_dot(n, v4_sub(v4_from_vec3(pb->p), v4_from_vec3(pa->p))) -
+                       mink_simd_support_dot(b, v4_neg(nb)) - mink_simd_support_dot(a, axis);
+    const float margin = a->radius + b->radius;
+    *world_axis = n;
+    return gain > 0.0f && gain * gain > margin * margin * v4_len2(axis);
+}
+
 int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
                       const mink_shape *b, const mink_pose *pb, mink_cache *cache, mink_result *info)
 {
     simd_query q;
+    float na2, nb2;
     if (info) mink_result_error(info, MINK_OK);
-    if (!query_begin(&q, a, pa, b, pb, cache)) {
+    if (mink_check_inputs(a, pa, b, pb, &na2, &nb2) != 0) {
         if (info) info->status = MINK_ERR_INVALID;
         return MINK_ERR_INVALID;
     }
-    const float margin = q.ra + q.rb;
+    q.have_cache = mink_cache_load_axis(cache, a, b, &q.cached);
     if (q.have_cache && q.cached.outcome == CACHE_SEPARATED) {
-        /* Frame coherence: one support evaluation tells whether last
-         * query's axis still separates the (rounded) shapes. */
-        const v4 axis = v4_xyz(v4_load(q.cached.axis));
-        const simd_vertex w = mink_simd_support_pair(&q.pair, v4_neg(axis));
-        const float gain = v4_dot(axis, w.w);
-        if (gain > 0.0f && gain * gain > margin * margin * v4_len2(axis)) {
-            remember(&q, cache, CACHE_SEPARATED, axis, NULL);
+        v4 n;
+        if (cached_axis_separates(a, pa, na2, b, pb, nb2, v4_load3(q.cached.axis), &n)) {
+            mink_cache_held(cache);
             if (info) {
                 info->distance = 1.0f;
-                info->normal = v4_to_vec3(rot_apply(q.rot_a, v4_scale(axis, 1.0f / sqrtf(v4_len2(axis)))));
-                info->support_calls = q.pair.support_calls;
+                info->normal = v4_to_vec3(v4_scale(n, 1.0f / sqrtf(v4_len2(n))));
+                info->support_calls = 1;
             }
             return 0;
         }
     }
+    if (q.have_cache) q.have_cache = mink_cache_load_simplex(cache, a, b, &q.cached);
+    query_begin(&q, a, pa, na2, b, pb, nb2);
     simd_gjk_result g;
     run_gjk(&q, SIMD_GJK_INTERSECT, &g);
     remember(&q, cache, g.overlap ? CACHE_OVERLAP : CACHE_SEPARATED, g.v, &g.simplex);
@@ -165,7 +198,7 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
 {
     simd_query q;
     if (!out) return MINK_ERR_INVALID;
-    if (!query_begin(&q, a, pa, b, pb, cache)) {
+    if (!query_open(&q, a, pa, b, pb, cache)) {
         mink_result_error(out, MINK_ERR_INVALID);
         return MINK_ERR_INVALID;
     }
@@ -202,7 +235,7 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
 {
     simd_query q;
     if (!out) return MINK_ERR_INVALID;
-    if (!query_begin(&q, a, pa, b, pb, cache)) {
+    if (!query_open(&q, a, pa, b, pb, cache)) {
         mink_result_error(out, MINK_ERR_INVALID);
         return MINK_ERR_INVALID;
     }

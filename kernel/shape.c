@@ -105,19 +105,32 @@ mink_status mink_hull_init(mink_shape *out, void *mem, size_t mem_bytes,
     return MINK_OK;
 }
 
-/* x - x is 0 for finite x and NaN for NaN or Inf: summing those tests a
- * handful of floats without branches (a plain sum could overflow). */
-static float nonfinite3(float a, float b, float c) { return (a - a) + (b - b) + (c - c); }
+static uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* A size as an integer, -0 folded onto +0: every size in [0, limit] is then
+ * at most limit's bits, and NaN, Inf and negatives are above them. One
+ * compare per field, no branches: every query pays this for two shapes. */
+static uint32_t size_bits(float f)
+{
+    const uint32_t u = float_bits(f);
+    return u == 0x80000000u ? 0u : u;
+}
+
+/* |f| as an integer: finite and |f| <= limit iff at most limit's bits. */
+static uint32_t magnitude_bits(float f) { return float_bits(f) & 0x7fffffffu; }
 
 int mink_shape_is_valid(const mink_shape *s)
 {
     if (!s) return 0;
-    /* one flag, no early exits: every query pays this twice */
-    int bad = nonfinite3(s->radius, s->extent, s->half[0]) + nonfinite3(s->half[1], s->half[2], 0.0f) != 0.0f;
-    bad |= (s->radius < 0.0f) | (s->extent < 0.0f) | (s->half[0] < 0.0f) | (s->half[1] < 0.0f) | (s->half[2] < 0.0f);
+    const uint32_t lim = float_bits(MINK_MAX_MAGNITUDE);
     /* the extent of a box or hull may reach sqrt(3) times the limit */
-    bad |= (s->radius > MINK_MAX_MAGNITUDE) | (s->extent > 2.0f * MINK_MAX_MAGNITUDE) |
-           (s->half[0] > MINK_MAX_MAGNITUDE) | (s->half[1] > MINK_MAX_MAGNITUDE) | (s->half[2] > MINK_MAX_MAGNITUDE);
+    int bad = (size_bits(s->radius) > lim) | (size_bits(s->half[0]) > lim) | (size_bits(s->half[1]) > lim) |
+              (size_bits(s->half[2]) > lim) | (size_bits(s->extent) > float_bits(2.0f * MINK_MAX_MAGNITUDE));
     if (s->type == MINK_SHAPE_HULL)
         bad |= (s->count == 0) | (s->count > MINK_HULL_MAX_POINTS) | (s->padded < s->count) |
                (s->padded % MINK_HULL_PAD != 0) | !s->x | !s->y | !s->z;
@@ -126,18 +139,18 @@ int mink_shape_is_valid(const mink_shape *s)
     return !bad;
 }
 
-/* |q| within MINK_QUAT_UNIT_TOL of 1, tested on |q|^2 (no root). */
+/* A finite position within MINK_MAX_MAGNITUDE and |q| within
+ * MINK_QUAT_UNIT_TOL of 1, tested on |q|^2 (no root). A NaN or Inf in q
+ * makes |q|^2 NaN or Inf, which the band rejects. */
 static int pose_check(const mink_pose *p, float *norm2)
 {
-    if (nonfinite3(p->p.x, p->p.y, p->p.z) + nonfinite3(p->q.x, p->q.y, p->q.z) + nonfinite3(p->q.w, 0, 0) != 0.0f)
-        return 0;
-    if ((fabsf(p->p.x) > MINK_MAX_MAGNITUDE) | (fabsf(p->p.y) > MINK_MAX_MAGNITUDE) | (fabsf(p->p.z) > MINK_MAX_MAGNITUDE))
-        return 0;
+    const uint32_t lim = float_bits(MINK_MAX_MAGNITUDE);
+    const int bad = (magnitude_bits(p->p.x) > lim) | (magnitude_bits(p->p.y) > lim) | (magnitude_bits(p->p.z) > lim);
     const float n2 = p->q.x * p->q.x + p->q.y * p->q.y + p->q.z * p->q.z + p->q.w * p->q.w;
     const float lo = (1.0f - MINK_QUAT_UNIT_TOL) * (1.0f - MINK_QUAT_UNIT_TOL);
     const float hi = (1.0f + MINK_QUAT_UNIT_TOL) * (1.0f + MINK_QUAT_UNIT_TOL);
     *norm2 = n2;
-    return n2 >= lo && n2 <= hi;
+    return !bad & (n2 >= lo) & (n2 <= hi);
 }
 
 int mink_pose_is_valid(const mink_pose *p)
@@ -157,13 +170,20 @@ static mink_pose unit_pose(const mink_pose *p, float norm2)
     return u;
 }
 
+int mink_check_inputs(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                      float *qa_norm2, float *qb_norm2)
+{
+    if (!mink_shape_is_valid(a) || !mink_shape_is_valid(b)) return MINK_ERR_INVALID;
+    if (!pa || !pb || !pose_check(pa, qa_norm2) || !pose_check(pb, qb_norm2)) return MINK_ERR_INVALID;
+    return 0;
+}
+
 int mink_check_query(const mink_shape *a, const mink_pose *pa,
                      const mink_shape *b, const mink_pose *pb,
                      mink_pose *pa_unit, mink_pose *pb_unit)
 {
     float na, nb;
-    if (!mink_shape_is_valid(a) || !mink_shape_is_valid(b)) return MINK_ERR_INVALID;
-    if (!pa || !pb || !pose_check(pa, &na) || !pose_check(pb, &nb)) return MINK_ERR_INVALID;
+    if (mink_check_inputs(a, pa, b, pb, &na, &nb) != 0) return MINK_ERR_INVALID;
     *pa_unit = unit_pose(pa, na);
     *pb_unit = unit_pose(pb, nb);
     return 0;

@@ -7,6 +7,12 @@
 /* 1 if all three components are finite. */
 int mink_vec3_finite(mink_vec3 v);
 
+/* Checks a query's inputs without copying them; on success gives |q|^2 of
+ * each pose (within MINK_QUAT_UNIT_TOL of 1). Returns 0 on success,
+ * MINK_ERR_INVALID otherwise. */
+int mink_check_inputs(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                      float *qa_norm2, float *qb_norm2);
+
 /* Checks a query's inputs; on success writes the poses with normalized
  * quaternions. Returns 0 on success, MINK_ERR_INVALID otherwise. */
 int mink_check_query(const mink_shape *a, const mink_pose *pa,

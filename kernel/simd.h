@@ -46,6 +46,7 @@ MINK_INLINE v4 v4_zero(void) { return simde_mm_setzero_ps(); }
 MINK_INLINE v4 v4_set(float x, float y, float z, float w) { return simde_mm_set_ps(w, z, y, x); }
 MINK_INLINE v4 v4_splat(float s) { return simde_mm_set1_ps(s); }
 MINK_INLINE v4 v4_load(const float *p) { return simde_mm_loadu_ps(p); }
+MINK_INLINE v4 v4_load3(const float *p) { return v4_set(p[0], p[1], p[2], 0.0f); }
 MINK_INLINE void v4_store(float *p, v4 a) { simde_mm_storeu_ps(p, a); }
 MINK_INLINE float v4_x(v4 a) { return simde_mm_cvtss_f32(a); }
 MINK_INLINE float v4_y(v4 a) { return simde_mm_cvtss_f32(simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(1, 1, 1, 1))); }

@@ -4,13 +4,14 @@
 
 #include <math.h>
 
-/* Rows of the rotation matrix of a unit quaternion. */
-static void quat_rows(mink_quat q, v4 rows[3])
+/* Rows of the rotation matrix of a quaternion q with s = 2 / |q|^2: the
+ * rotation of q / |q|, without normalizing q (no square root). */
+static void quat_rows(mink_quat q, float s, v4 rows[3])
 {
     const float x = q.x, y = q.y, z = q.z, w = q.w;
-    rows[0] = v4_set(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y), 0);
-    rows[1] = v4_set(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x), 0);
-    rows[2] = v4_set(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y), 0);
+    rows[0] = v4_set(1 - s * (y * y + z * z), s * (x * y - w * z), s * (x * z + w * y), 0);
+    rows[1] = v4_set(s * (x * y + w * z), 1 - s * (x * x + z * z), s * (y * z - w * x), 0);
+    rows[2] = v4_set(s * (x * z - w * y), s * (y * z + w * x), 1 - s * (x * x + y * y), 0);
 }
 
 static mink_quat quat_conj_mul(mink_quat a, mink_quat b)
@@ -23,16 +24,18 @@ static mink_quat quat_conj_mul(mink_quat a, mink_quat b)
     return r;
 }
 
-void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa,
-                    const mink_shape *b, const mink_pose *pb, v4 *rot_a_rows)
+void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa, float qa_norm2,
+                         const mink_shape *b, const mink_pose *pb, float qb_norm2, v4 *rot_a_rows)
 {
-    quat_rows(pa->q, rot_a_rows);
+    quat_rows(pa->q, 2.0f / qa_norm2, rot_a_rows);
     pair->a = a;
     pair->b = b;
+    /* |conj(qa) qb|^2 = |qa|^2 |qb|^2 */
     const mink_quat rel = quat_conj_mul(pa->q, pb->q);
     const mink_quat rel_inverse = {-rel.x, -rel.y, -rel.z, rel.w};
-    quat_rows(rel, pair->row);
-    quat_rows(rel_inverse, pair->col); /* R^T's rows are R's columns */
+    const float s_rel = 2.0f / (qa_norm2 * qb_norm2);
+    quat_rows(rel, s_rel, pair->row);
+    quat_rows(rel_inverse, s_rel, pair->col); /* R^T's rows are R's columns */
     /* R_a^T d = d.x row0 + d.y row1 + d.z row2 (rows of R_a) */
     const v4 d = v4_sub(v4_from_vec3(pb->p), v4_from_vec3(pa->p));
     pair->pos_b = v4_madd(v4_splat_z(d), rot_a_rows[2],
@@ -104,6 +107,35 @@ v4 mink_simd_support_local(const mink_shape *s, v4 d, uint32_t *index)
     default:
         *index = 0;
         return v4_zero();
+    }
+}
+
+/* The largest dot product alone: no index to carry, one reduction. */
+static float hull_support_dot(const mink_shape *s, v4 d)
+{
+    const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
+    vw best0 = vw_splat(-INFINITY), best1 = best0;
+    uint32_t i = 0;
+    for (; i + 2 * MINK_W_LANES <= s->padded; i += 2 * MINK_W_LANES) {
+        best0 = vw_max(best0, vw_fma(vw_load(s->z + i), dz, vw_fma(vw_load(s->y + i), dy, vw_mul(vw_load(s->x + i), dx))));
+        const uint32_t j = i + MINK_W_LANES;
+        best1 = vw_max(best1, vw_fma(vw_load(s->z + j), dz, vw_fma(vw_load(s->y + j), dy, vw_mul(vw_load(s->x + j), dx))));
+    }
+    if (i < s->padded)
+        best0 = vw_max(best0, vw_fma(vw_load(s->z + i), dz, vw_fma(vw_load(s->y + i), dy, vw_mul(vw_load(s->x + i), dx))));
+    return v4_x(v4_hmax_splat(vw_fold_max(vw_max(best0, best1))));
+}
+
+float mink_simd_support_dot(const mink_shape *s, v4 d)
+{
+    switch (s->type) {
+    case MINK_SHAPE_BOX: {
+        const v4 h = v4_set(s->half[0], s->half[1], s->half[2], 0.0f);
+        return v4_dot(v4_max(d, v4_neg(d)), h);
+    }
+    case MINK_SHAPE_CAPSULE: return fabsf(v4_y(d)) * s->half[1];
+    case MINK_SHAPE_HULL: return hull_support_dot(s, d);
+    default: return 0.0f;
     }
 }
 

@@ -24,11 +24,17 @@ typedef struct simd_vertex {
     uint32_t ia, ib;
 } simd_vertex;
 
-void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa,
-                    const mink_shape *b, const mink_pose *pb, v4 *rot_a_rows);
+/* Poses as given (checked), with |q|^2 of each: the rotations are built
+ * from the quaternions scaled, never normalized. */
+void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa, float qa_norm2,
+                         const mink_shape *b, const mink_pose *pb, float qb_norm2, v4 *rot_a_rows);
 
 /* Support of a core in its local frame along d (pad 0). */
 v4 mink_simd_support_local(const mink_shape *s, v4 d, uint32_t *index);
+
+/* max over the core's points p (local frame) of d.p: the support's dot
+ * product without the point. */
+float mink_simd_support_dot(const mink_shape *s, v4 d);
 
 /* Support of D along d. */
 simd_vertex mink_simd_support_pair(simd_pair *pair, v4 d);
