@@ -9,49 +9,59 @@ static double det3(const double a[3], const double b[3], const double c[3])
     return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
 }
 
-/* The common question, "do these four points hold the origin?", from signed
- * volumes: the origin's barycentric weights are the volumes of the
- * tetrahedra it forms with each face over the whole volume. Returns 1 with
- * the weights when it is inside a non-degenerate tetrahedron. */
-static int tetrahedron_holds_origin(const float pts[4][3], float lambda[4])
+/* The tetrahedron's signed volumes, straight from its points (the edges of
+ * float points are exact in double): volume = 6 V, and w[i] = 6 V of the
+ * tetrahedron with the origin in place of point i, so that the origin's
+ * barycentric weights are w[i] / volume. Accurate where the Cramer
+ * recursion from dot products is not: on a long, flat tetrahedron that
+ * recursion cancels terms ~|p|^4 |e|^2 down to (6 V)^2 and keeps their
+ * rounding as its answer. Returns the largest face's (2 area)^2 and
+ * |point|^2, the scales of the flatness test. */
+static double signed_volumes(const float pts[4][3], double w[4], double *face2, double *size2)
 {
-    double p[4][3], e[4][3], edge2 = 0.0;
+    double p[4][3], e[4][3];
     for (int i = 0; i < 4; ++i)
         for (int c = 0; c < 3; ++c) p[i][c] = pts[i][c];
-    for (int i = 1; i < 4; ++i) {
+    for (int i = 1; i < 4; ++i)
         for (int c = 0; c < 3; ++c) e[i][c] = p[i][c] - p[0][c];
-        for (int j = 0; j < i; ++j) {
-            const double dx = p[i][0] - p[j][0], dy = p[i][1] - p[j][1], dz = p[i][2] - p[j][2];
-            const double d2 = dx * dx + dy * dy + dz * dz;
-            if (d2 > edge2) edge2 = d2;
-        }
-    }
-    const double volume = det3(e[1], e[2], e[3]);
-    /* the flatness limit of the general path below: height against 1e-6 of
-     * the coordinates' size, i.e. (6V)^2 against (2 area)^2 of every face */
-    double size2 = 0.0, face2 = 0.0;
+    *size2 = *face2 = 0.0;
     for (int i = 0; i < 4; ++i) {
         const double n2 = p[i][0] * p[i][0] + p[i][1] * p[i][1] + p[i][2] * p[i][2];
-        if (n2 > size2) size2 = n2;
+        if (n2 > *size2) *size2 = n2;
         const int a = (i + 1) & 3, b = (i + 2) & 3, c = (i + 3) & 3;
         const double u[3] = {p[b][0] - p[a][0], p[b][1] - p[a][1], p[b][2] - p[a][2]};
-        const double w[3] = {p[c][0] - p[a][0], p[c][1] - p[a][1], p[c][2] - p[a][2]};
-        const double cx = u[1] * w[2] - u[2] * w[1], cy = u[2] * w[0] - u[0] * w[2], cz = u[0] * w[1] - u[1] * w[0];
+        const double v[3] = {p[c][0] - p[a][0], p[c][1] - p[a][1], p[c][2] - p[a][2]};
+        const double cx = u[1] * v[2] - u[2] * v[1], cy = u[2] * v[0] - u[0] * v[2], cz = u[0] * v[1] - u[1] * v[0];
         const double f2 = cx * cx + cy * cy + cz * cz;
-        if (f2 > face2) face2 = f2;
+        if (f2 > *face2) *face2 = f2;
     }
-    (void)edge2;
-    if (!(volume * volume > 1e-12 * size2 * face2)) return 0;
-    const double w[4] = {det3(p[1], p[2], p[3]), -det3(p[0], p[2], p[3]), det3(p[0], p[1], p[3]), -det3(p[0], p[1], p[2])};
-    for (int i = 0; i < 4; ++i)
-        if (!(w[i] / volume > 0.0)) return 0;
-    for (int i = 0; i < 4; ++i) lambda[i] = (float)(w[i] / volume);
-    return 1;
+    w[0] = det3(p[1], p[2], p[3]);
+    w[1] = -det3(p[0], p[2], p[3]);
+    w[2] = det3(p[0], p[1], p[3]);
+    w[3] = -det3(p[0], p[1], p[2]);
+    return det3(e[1], e[2], e[3]);
+}
+
+/* Flat up to the rounding of float inputs: height below 1e-6 of the
+ * coordinates' size, i.e. (6 V)^2 against (1e-6 size)^2 (2 area)^2 of the
+ * largest face (the same rule as the subsets' test below). */
+static int tetrahedron_is_flat(double volume, double face2, double size2)
+{
+    return !(volume * volume > 1e-12 * size2 * face2);
 }
 
 unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[4])
 {
-    if (bits == 15u && tetrahedron_holds_origin(pts, lambda)) return 15u;
+    double vol_w[4] = {0, 0, 0, 0}, volume = 0.0, face2 = 0.0, vol_size2 = 0.0;
+    if (bits == 15u) {
+        /* "Do these four points hold the origin?", from signed volumes */
+        volume = signed_volumes(pts, vol_w, &face2, &vol_size2);
+        if (!tetrahedron_is_flat(volume, face2, vol_size2) && vol_w[0] / volume > 0.0 && vol_w[1] / volume > 0.0 &&
+            vol_w[2] / volume > 0.0 && vol_w[3] / volume > 0.0) {
+            for (int i = 0; i < 4; ++i) lambda[i] = (float)(vol_w[i] / volume);
+            return 15u;
+        }
+    }
     double dp[4][4] = {{0}}, det[16][4] = {{0}};
     for (unsigned i = 0; i < 4; ++i)
         for (unsigned j = 0; j < 4; ++j)
@@ -74,6 +84,10 @@ unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[
             det[x][j] = sum;
         }
     }
+    /* the whole tetrahedron's determinants from its volumes instead:
+     * det[15][i] = lambda_i (6 V)^2 = w_i * volume */
+    if (bits == 15u)
+        for (unsigned i = 0; i < 4; ++i) det[15][i] = vol_w[i] * volume;
     /* A subset is degenerate when it is flat up to the rounding of its float
      * inputs: when its height (edge length, triangle height, tetrahedron
      * height) is below 1e-6 of its coordinates' size. Its Gram determinant
@@ -96,6 +110,7 @@ unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[
             if ((x >> i & 1u) && popcount4(x) > 2 && gram[x & ~(1u << i)] > facet) facet = gram[x & ~(1u << i)];
         degenerate[x] = !(gram[x] > noise2 * facet);
     }
+    if (bits == 15u) degenerate[15] = tetrahedron_is_flat(volume, face2, vol_size2);
     /* Johnson's test, largest subsets first; else the best proper subset */
     unsigned best = 0;
     double best_d2 = -1.0;

@@ -106,8 +106,9 @@ static void finish(const simd_query *q, v4 pa_core, v4 pb_core, v4 n, float dist
 
 static v4 fallback_normal(const simd_query *q)
 {
-    const float len2 = v4_len2(q->pair.pos_b);
-    return len2 > 0.0f ? v4_scale(q->pair.pos_b, 1.0f / sqrtf(len2)) : v4_set(1, 0, 0, 0);
+    v4 n;
+    length_and_unit(q->pair.pos_b, &n); /* (1, 0, 0) when B sits on A's origin */
+    return n;
 }
 
 /* The direction GJK starts from when cold: towards B. */
@@ -164,7 +165,8 @@ int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
             mink_cache_held(cache);
             if (info) {
                 info->distance = 1.0f;
-                info->normal = v4_to_vec3(v4_scale(n, 1.0f / sqrtf(v4_len2(n))));
+                length_and_unit(n, &n);
+                info->normal = v4_to_vec3(n);
                 info->support_calls = 1;
             }
             return 0;
@@ -180,8 +182,8 @@ int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
         info->support_calls = q.pair.support_calls;
         info->status = g.status;
         info->distance = g.overlap ? 0.0f : 1.0f;
-        const float len2 = v4_len2(g.v);
-        if (!g.overlap && len2 > 0.0f) info->normal = v4_to_vec3(rot_apply(q.rot_a, v4_scale(g.v, 1.0f / sqrtf(len2))));
+        v4 n; /* scaled first: |v|^2 of a tiny v underflows */
+        if (!g.overlap && length_and_unit(g.v, &n) > 0.0f) info->normal = v4_to_vec3(rot_apply(q.rot_a, n));
     }
     return g.overlap;
 }

@@ -124,13 +124,16 @@ static uint32_t size_bits(float f)
 /* |f| as an integer: finite and |f| <= limit iff at most limit's bits. */
 static uint32_t magnitude_bits(float f) { return float_bits(f) & 0x7fffffffu; }
 
+/* An int, not a comparison: these flags are or-ed without branches. */
+static int above(uint32_t bits, uint32_t limit) { return bits > limit; }
+
 int mink_shape_is_valid(const mink_shape *s)
 {
     if (!s) return 0;
     const uint32_t lim = float_bits(MINK_MAX_MAGNITUDE);
     /* the extent of a box or hull may reach sqrt(3) times the limit */
-    int bad = (size_bits(s->radius) > lim) | (size_bits(s->half[0]) > lim) | (size_bits(s->half[1]) > lim) |
-              (size_bits(s->half[2]) > lim) | (size_bits(s->extent) > float_bits(2.0f * MINK_MAX_MAGNITUDE));
+    int bad = above(size_bits(s->radius), lim) | above(size_bits(s->half[0]), lim) | above(size_bits(s->half[1]), lim) |
+              above(size_bits(s->half[2]), lim) | above(size_bits(s->extent), float_bits(2.0f * MINK_MAX_MAGNITUDE));
     if (s->type == MINK_SHAPE_HULL)
         bad |= (s->count == 0) | (s->count > MINK_HULL_MAX_POINTS) | (s->padded < s->count) |
                (s->padded % MINK_HULL_PAD != 0) | !s->x | !s->y | !s->z;
@@ -145,12 +148,13 @@ int mink_shape_is_valid(const mink_shape *s)
 static int pose_check(const mink_pose *p, float *norm2)
 {
     const uint32_t lim = float_bits(MINK_MAX_MAGNITUDE);
-    const int bad = (magnitude_bits(p->p.x) > lim) | (magnitude_bits(p->p.y) > lim) | (magnitude_bits(p->p.z) > lim);
+    const int bad = above(magnitude_bits(p->p.x), lim) | above(magnitude_bits(p->p.y), lim) |
+                    above(magnitude_bits(p->p.z), lim);
     const float n2 = p->q.x * p->q.x + p->q.y * p->q.y + p->q.z * p->q.z + p->q.w * p->q.w;
     const float lo = (1.0f - MINK_QUAT_UNIT_TOL) * (1.0f - MINK_QUAT_UNIT_TOL);
     const float hi = (1.0f + MINK_QUAT_UNIT_TOL) * (1.0f + MINK_QUAT_UNIT_TOL);
     *norm2 = n2;
-    return !bad & (n2 >= lo) & (n2 <= hi);
+    return !bad && n2 >= lo && n2 <= hi;
 }
 
 int mink_pose_is_valid(const mink_pose *p)

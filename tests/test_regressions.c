@@ -9,6 +9,7 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include "mink/mink.h"
 #include "mink/mink_ref.h"
 
 /* FORMAT.md's scalar tolerance, with L = 1 for these unit-sized pairs. */
@@ -93,12 +94,55 @@ static void test_point_in_long_thin_box(void **state)
     expect_depth(&a, &pa, &b, &pb, 0.0900242);
 }
 
+/* A point 0.3 off a long plate of zero thickness (1 x 80.6): the double
+ * simplex solver took four coplanar corners (height 4e-8) for a tetrahedron
+ * holding the origin, because its Cramer recursion from dot products
+ * cancelled terms ~1e7 down to a flatness measure ~1e-11 and kept the
+ * rounding (~1e-5) as the answer; the reference kernel answered "touching".
+ * Exact distance 0.300049190 (the point projects inside the plate). */
+static void test_point_off_long_flat_plate(void **state)
+{
+    (void)state;
+    const mink_shape a = mink_sphere(0), b = mink_box(0.5f, 0, 40.3f, 0);
+    const mink_pose pa = {{-0.560730575f, 1.41473351f, 1.98385381f}, {-0.681879867f, -0.68363023f, -0.051990809f, 0.25492452f}};
+    const mink_pose pb = {{-0.518410944f, 1.23970078f, 1.71467664f}, {-0.474104389f, -0.289711193f, 0.826400249f, 0.0900902014f}};
+    mink_result r;
+    for (int kernel = 0; kernel < 2; ++kernel)
+        for (int query = 0; query < 2; ++query) {
+            const mink_status st = kernel == 0 ? (query == 0 ? mink_ref_distance : mink_ref_penetration)(&a, &pa, &b, &pb, NULL, &r)
+                                               : (query == 0 ? mink_distance : mink_penetration)(&a, &pa, &b, &pb, NULL, &r);
+            assert_int_equal(st, MINK_OK);
+            assert_true(fabs(r.distance - 0.300049190) < DEPTH_TOL);
+        }
+}
+
+/* A segment of length 2e-22 on a point: GJK's last direction is ~1e-22
+ * long, its square underflows, and mink_intersect_ex reported "separated"
+ * with a zero axis. When separated, the axis must be a unit vector. */
+static void test_tiny_segment_on_point_axis(void **state)
+{
+    (void)state;
+    const mink_shape a = mink_box(1.0344116e-22f, 0, 0, 0), b = mink_sphere(0);
+    const mink_pose p = {{-3, -3, -3}, {0, 0, 0, 1}};
+    mink_result r;
+    for (int kernel = 0; kernel < 2; ++kernel) {
+        const int hit = kernel == 0 ? mink_ref_intersect_ex(&a, &p, &b, &p, NULL, &r) : mink_intersect_ex(&a, &p, &b, &p, NULL, &r);
+        assert_true(hit == 0 || hit == 1);
+        if (hit == 0) {
+            const double n2 = (double)r.normal.x * r.normal.x + (double)r.normal.y * r.normal.y + (double)r.normal.z * r.normal.z;
+            assert_true(fabs(n2 - 1.0) < 1e-5);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_flat_box_in_aligned_box),
         cmocka_unit_test(test_equally_close_face_elsewhere),
         cmocka_unit_test(test_point_in_long_thin_box),
+        cmocka_unit_test(test_point_off_long_flat_plate),
+        cmocka_unit_test(test_tiny_segment_on_point_axis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,8 +101,9 @@ static void finish(const ref_query *q, v3 pa_core, v3 pb_core, v3 n, float dista
 /* B's direction from A when no better normal is known. */
 static v3 fallback_normal(const ref_query *q)
 {
-    const float len = v3_len(q->pair.pos_b);
-    return len > 0.0f ? v3_scale(q->pair.pos_b, 1.0f / len) : v3_make(1, 0, 0);
+    v3 n;
+    length_and_unit(q->pair.pos_b, &n); /* (1, 0, 0) when B sits on A's origin */
+    return n;
 }
 
 int mink_ref_intersect_ex(const mink_shape *a, const mink_pose *pa,
@@ -124,7 +125,9 @@ int mink_ref_intersect_ex(const mink_shape *a, const mink_pose *pa,
             remember(&q, cache, CACHE_SEPARATED, axis, NULL);
             if (info) {
                 info->distance = 1.0f;
-                info->normal = m33_mul(&q.rot_a, v3_scale(axis, 1.0f / v3_len(axis)));
+                v3 n;
+                length_and_unit(axis, &n);
+                info->normal = m33_mul(&q.rot_a, n);
                 info->support_calls = q.pair.support_calls;
             }
             return 0;
@@ -138,8 +141,8 @@ int mink_ref_intersect_ex(const mink_shape *a, const mink_pose *pa,
         info->support_calls = q.pair.support_calls;
         info->status = g.status;
         info->distance = g.overlap ? 0.0f : 1.0f;
-        const float len = v3_len(g.v);
-        if (!g.overlap && len > 0.0f) info->normal = m33_mul(&q.rot_a, v3_scale(g.v, 1.0f / len));
+        v3 n; /* scaled first: |v|^2 of a tiny v underflows */
+        if (!g.overlap && length_and_unit(g.v, &n) > 0.0f) info->normal = m33_mul(&q.rot_a, n);
     }
     return g.overlap;
 }
