@@ -45,6 +45,17 @@ static v4 resolve_double(simd_simplex *s, unsigned bits)
     return v;
 }
 
+/* GJK stalled in float (a repeated point, no progress) with the lower bound
+ * v.w / |v| not positive: nothing certifies a gap, and the upper bound |v|
+ * is tiny (MINK_GJK_STALL_REL): the origin may be deep inside D across a
+ * thin direction the simplex cannot resolve. Call it an overlap: EPA then
+ * measures the depth (about 0 if the shapes only touch). */
+static int stalled_at_origin(float vdotw, float vv, float scale)
+{
+    const float small = MINK_GJK_STALL_REL * scale;
+    return !(vdotw > 0.0f) && vv <= small * small;
+}
+
 void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
               const simd_vertex *seed, unsigned nseed, simd_gjk_result *out)
 {
@@ -110,6 +121,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
                     continue;
                 }
             }
+            out->overlap = stalled_at_origin(vdotw, vv, pair->scale);
             break;
         }
 
@@ -132,6 +144,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
             }
             s->bits = old_bits;
             s->lambda = old_lambda;
+            out->overlap = stalled_at_origin(vdotw, vv, pair->scale);
             break;
         }
         v = next;

@@ -15,6 +15,14 @@
  * inside it the sign of a distance is not meaningful. */
 #define MINK_TOUCH_REL 2e-6f
 
+/* GJK stalled in float (a repeated point, no progress) with a lower bound
+ * v.w/|v| <= 0 and |v| below this times S: the distance is in [.., |v|],
+ * too little to tell touching from overlapping across a thin direction the
+ * float simplex cannot resolve; the cores are taken to overlap and EPA
+ * measures the depth (reporting 0 for a true gap under this bound is well
+ * within the 1e-4 S query tolerance). */
+#define MINK_GJK_STALL_REL 2e-5f
+
 /* EPA stops when the support point along the closest face's normal gains
  * less than this times S over the face: depth is then exact to that bound. */
 #define MINK_EPA_GAIN_REL 1e-6f

@@ -135,6 +135,20 @@ static void test_tiny_segment_on_point_axis(void **state)
     }
 }
 
+/* A ball whose centre sits inside a thin rounded plate (core 0.0074 thick):
+ * GJK's triangle came within 4.6e-6 of the origin, the next support point
+ * lay just past it (v.w < 0) and float could not make progress; GJK called
+ * the cores separated and the depth came out short by the plate's half
+ * thickness. Exact distance -1.917440148 (the stall shows with clang). */
+static void test_ball_centre_inside_thin_plate(void **state)
+{
+    (void)state;
+    const mink_shape a = mink_box(0, 0, 0, 0.956862748f), b = mink_box(0.00372320134f, 0.956862748f, 0.956862748f, 0.956862748f);
+    const mink_pose pa = {{-0.128404662f, -0.129411772f, -0.129411772f}, {-0.5f, -0.5f, -0.5f, -0.5f}};
+    const mink_pose pb = {{-0.129411772f, -0.129411772f, -0.129411772f}, {-0.493592232f, -0.502117753f, -0.502117753f, -0.502117753f}};
+    expect_depth(&a, &pa, &b, &pb, 1.917440148);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +157,7 @@ int main(void)
         cmocka_unit_test(test_point_in_long_thin_box),
         cmocka_unit_test(test_point_off_long_flat_plate),
         cmocka_unit_test(test_tiny_segment_on_point_axis),
+        cmocka_unit_test(test_ball_centre_inside_thin_plate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,17 @@ static v3 resolve_double(ref_simplex *s, unsigned bits)
     return v;
 }
 
+/* GJK stalled in float (a repeated point, no progress) with the lower bound
+ * v.w / |v| not positive: nothing certifies a gap, and the upper bound |v|
+ * is tiny (MINK_GJK_STALL_REL): the origin may be deep inside D across a
+ * thin direction the simplex cannot resolve. Call it an overlap: EPA then
+ * measures the depth (about 0 if the shapes only touch). */
+static int stalled_at_origin(float vw, float vv, float scale)
+{
+    const float small = MINK_GJK_STALL_REL * scale;
+    return !(vw > 0.0f) && vv <= small * small;
+}
+
 void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
              const ref_vertex *seed, unsigned nseed, ref_gjk_result *out)
 {
@@ -128,6 +139,7 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
                     continue;
                 }
             }
+            out->overlap = stalled_at_origin(vw, vv, pair->scale);
             break;
         }
 
@@ -146,6 +158,7 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
                 }
             }
             *s = before;
+            out->overlap = stalled_at_origin(vw, vv, pair->scale);
             break;
         }
         v = next;
