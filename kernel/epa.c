@@ -208,9 +208,11 @@ static unsigned closest_face(const simd_poly *P)
     return vw_argmax(best, best_i, &top);
 }
 
-/* Which faces see w: n.w - d > eps, all faces a lane-width at a time. The
- * margin keeps faces that w only grazes (coplanar up to rounding, common on
- * boxes) out of the removed set, so the horizon stays one simple loop. */
+/* Which faces see w: n.w - d > eps, all faces a lane-width at a time.
+ * expand() passes eps = -tol, so that faces w only grazes (coplanar up to
+ * rounding, common on boxes) go too: kept, they would be fanned to w, and
+ * where w is nearly in line with one of their edges the new sliver face's
+ * normal is noise whose plane cuts the polytope. */
 static void mark_seen(simd_poly *P, v4 w, float eps)
 {
     const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;
@@ -237,7 +239,7 @@ static int expand(simd_poly *P, unsigned f0, unsigned iw, float eps)
     edge_ref horizon[MINK_EPA_MAX_FACES];
     unsigned nstack = 0, nhorizon = 0;
 
-    mark_seen(P, P->vert[iw].w, eps);
+    mark_seen(P, P->vert[iw].w, -eps);
     remove_face(P, f0);
     for (unsigned i = 0; i < 3; ++i) {
         stack[nstack].face = P->adj[f0][i];

@@ -11,6 +11,7 @@
 
 #include "mink/mink.h"
 #include "mink/mink_ref.h"
+#include "cache.h" /* mink_cache_store: a well-formed cache with a bad simplex */
 
 /* FORMAT.md's scalar tolerance, with L = 1 for these unit-sized pairs. */
 #define DEPTH_TOL 1e-4
@@ -149,6 +150,32 @@ static void test_ball_centre_inside_thin_plate(void **state)
     expect_depth(&a, &pa, &b, &pb, 1.917440148);
 }
 
+/* Two concentric rounded boxes (cores 20 x 20 x 20 and 20 x 20 x 2), the
+ * second turned by 4e-5 rad: their Minkowski difference has whole grids of
+ * coplanar and collinear points. Warm-started from a cache whose simplex is
+ * one corner pair four times, EPA fanned a new point to the edges of a face
+ * it only grazed; one new face was a 56 x 0.001 sliver whose normal was
+ * rounding noise, its plane cut the polytope, and EPA stopped at a depth of
+ * 26.35. Exact depth 31.0008 (the fuzz target's forged-cache property). */
+static void test_concentric_boxes_grazed_face(void **state)
+{
+    (void)state;
+    const mink_shape a = mink_box(10, 10, 10, 10), b = mink_box(10, 10, 1, 10);
+    const mink_pose pa = {{-10, -10, -10}, {0, 0, 0, 1}};
+    const mink_pose pb = {{-10, -10, -10}, {2.10009039e-05f, 2.10009039e-05f, 2.10009039e-05f, 1}};
+    cache_state st = {{1.1686275f, -0.331395447f, -0.337254912f}, {6, 6, 6, 6}, {2, 2, 2, 2}, 4, CACHE_OVERLAP, 202};
+    for (int kernel = 0; kernel < 2; ++kernel) {
+        mink_cache cache = {{0}};
+        mink_cache_store(&cache, &a, &b, &st, NULL);
+        mink_result r;
+        const mink_status s = kernel == 0 ? mink_ref_penetration(&a, &pa, &b, &pb, &cache, &r)
+                                          : mink_penetration(&a, &pa, &b, &pb, &cache, &r);
+        assert_int_equal(s, MINK_OK);
+        /* the rotation moves the deepest faces by < 1e-3; L = 71.5 */
+        assert_true(fabs(r.distance + 31.0008) < 1e-4 * 71.5);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -158,6 +185,7 @@ int main(void)
         cmocka_unit_test(test_point_off_long_flat_plate),
         cmocka_unit_test(test_tiny_segment_on_point_axis),
         cmocka_unit_test(test_ball_centre_inside_thin_plate),
+        cmocka_unit_test(test_concentric_boxes_grazed_face),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
