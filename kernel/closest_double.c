@@ -50,7 +50,17 @@ static int tetrahedron_is_flat(double volume, double face2, double size2)
     return !(volume * volume > 1e-12 * size2 * face2);
 }
 
-unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[4])
+/* v = sum of lambda_i p_i in double, rounded once: summed in float, the
+ * weighted points of a long simplex near the origin cancel to a v whose
+ * small components are lost (a segment of length 2 passing 4.5e-5 from the
+ * origin lost a 6e-8 component, and with it the support point that makes
+ * progress). */
+static void weighted_point(const float pts[4][3], const double l[4], float v[3])
+{
+    for (int c = 0; c < 3; ++c) v[c] = (float)(l[0] * pts[0][c] + l[1] * pts[1][c] + l[2] * pts[2][c] + l[3] * pts[3][c]);
+}
+
+unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[4], float v[3])
 {
     double vol_w[4] = {0, 0, 0, 0}, volume = 0.0, face2 = 0.0, vol_size2 = 0.0;
     if (bits == 15u) {
@@ -58,7 +68,9 @@ unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[
         volume = signed_volumes(pts, vol_w, &face2, &vol_size2);
         if (!tetrahedron_is_flat(volume, face2, vol_size2) && vol_w[0] / volume > 0.0 && vol_w[1] / volume > 0.0 &&
             vol_w[2] / volume > 0.0 && vol_w[3] / volume > 0.0) {
-            for (int i = 0; i < 4; ++i) lambda[i] = (float)(vol_w[i] / volume);
+            const double l[4] = {vol_w[0] / volume, vol_w[1] / volume, vol_w[2] / volume, vol_w[3] / volume};
+            for (int i = 0; i < 4; ++i) lambda[i] = (float)l[i];
+            weighted_point(pts, l, v);
             return 15u;
         }
     }
@@ -132,7 +144,7 @@ unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[
     if (best == 0) {
         for (unsigned x = 1; x < 16; ++x) {
             if ((x & bits) != x || degenerate[x]) continue;
-            double total = 0.0, v[3] = {0, 0, 0};
+            double total = 0.0, p[3] = {0, 0, 0};
             int proper = 1;
             for (unsigned i = 0; i < 4; ++i)
                 if (x >> i & 1u) {
@@ -142,8 +154,8 @@ unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[
             if (!proper) continue;
             for (unsigned i = 0; i < 4; ++i)
                 if (x >> i & 1u)
-                    for (int c = 0; c < 3; ++c) v[c] += det[x][i] / total * pts[i][c];
-            const double d2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+                    for (int c = 0; c < 3; ++c) p[c] += det[x][i] / total * pts[i][c];
+            const double d2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
             if (best_d2 < 0.0 || d2 < best_d2) {
                 best_d2 = d2;
                 best = x;
@@ -153,6 +165,9 @@ unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[
     double total = 0.0;
     for (unsigned i = 0; i < 4; ++i)
         if (best >> i & 1u) total += det[best][i];
-    for (unsigned i = 0; i < 4; ++i) lambda[i] = (best >> i & 1u) ? (float)(det[best][i] / total) : 0.0f;
+    double l[4];
+    for (unsigned i = 0; i < 4; ++i) l[i] = (best >> i & 1u) ? det[best][i] / total : 0.0;
+    for (unsigned i = 0; i < 4; ++i) lambda[i] = (float)l[i];
+    weighted_point(pts, l, v);
     return best;
 }

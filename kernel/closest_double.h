@@ -7,7 +7,8 @@
 #define MINK_CLOSEST_DOUBLE_H
 
 /* pts[i] for the slots in `bits`; writes the weights (0 outside the chosen
- * subset, summing to 1) and returns the chosen subset's slots. */
-unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[4]);
+ * subset, summing to 1) and the closest point v (summed in double) and
+ * returns the chosen subset's slots. Slots outside `bits` must be finite. */
+unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[4], float v[3]);
 
 #endif

@@ -208,20 +208,24 @@ static unsigned closest_face(const simd_poly *P)
     return vw_argmax(best, best_i, &top);
 }
 
-/* Which faces see w: n.w - d > eps, all faces a lane-width at a time.
- * expand() passes eps = -tol, so that faces w only grazes (coplanar up to
- * rounding, common on boxes) go too: kept, they would be fanned to w, and
- * where w is nearly in line with one of their edges the new sliver face's
- * normal is noise whose plane cuts the polytope. */
-static void mark_seen(simd_poly *P, v4 w, float eps)
+/* Which faces w sees (n.w - d > eps), or grazes (> -eps) while not facing
+ * away from the expanded face (n.n0 > -1/2), all faces a lane-width at a
+ * time. Grazed faces go: kept, they would be fanned to w, and where w is
+ * nearly in line with one of their edges the new sliver face's normal is
+ * noise whose plane cuts the polytope. Grazed faces facing away stay: on a
+ * polytope thinner than eps, w grazes both sides. */
+static void mark_seen(simd_poly *P, v4 w, v4 n0, float eps)
 {
     const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;
     const vw wx = vw_splat(v4_x(w)), wy = vw_splat(v4_y(w)), wz = vw_splat(v4_z(w));
+    const vw ux = vw_splat(v4_x(n0)), uy = vw_splat(v4_y(n0)), uz = vw_splat(v4_z(n0));
     const vw one = vw_splat(1.0f), zero = vw_splat(0.0f);
     for (unsigned f = 0; f < slots; f += MINK_W_LANES) {
-        const vw dist = vw_sub(vw_madd(vw_load(P->nz + f), wz, vw_madd(vw_load(P->ny + f), wy, vw_mul(vw_load(P->nx + f), wx))),
-                               vw_load(P->d + f));
-        vw_store(P->seen + f, vw_select(vw_cmpgt(dist, vw_splat(eps)), one, zero));
+        const vw nx = vw_load(P->nx + f), ny = vw_load(P->ny + f), nz = vw_load(P->nz + f);
+        const vw dist = vw_sub(vw_madd(nz, wz, vw_madd(ny, wy, vw_mul(nx, wx))), vw_load(P->d + f));
+        const vw facing = vw_madd(nz, uz, vw_madd(ny, uy, vw_mul(nx, ux)));
+        const vwm seen = vw_or(vw_cmpgt(dist, vw_splat(eps)), vw_and(vw_cmpgt(dist, vw_splat(-eps)), vw_cmpgt(facing, vw_splat(-0.5f))));
+        vw_store(P->seen + f, vw_select(seen, one, zero));
     }
 }
 
@@ -239,7 +243,7 @@ static int expand(simd_poly *P, unsigned f0, unsigned iw, float eps)
     edge_ref horizon[MINK_EPA_MAX_FACES];
     unsigned nstack = 0, nhorizon = 0;
 
-    mark_seen(P, P->vert[iw].w, -eps);
+    mark_seen(P, P->vert[iw].w, face_normal(P, f0), eps);
     remove_face(P, f0);
     for (unsigned i = 0; i < 3; ++i) {
         stack[nstack].face = P->adj[f0][i];
@@ -266,6 +270,7 @@ static int expand(simd_poly *P, unsigned f0, unsigned iw, float eps)
 
     unsigned by_start[MINK_EPA_MAX_VERTICES];
     unsigned made[MINK_EPA_MAX_FACES];
+    if (nhorizon < 3) return 0; /* nothing left to fan: not a closed polytope */
     for (unsigned k = 0; k < nhorizon; ++k) by_start[P->fv[horizon[k].face][(horizon[k].edge + 1) % 3]] = NO_FACE;
     for (unsigned k = 0; k < nhorizon; ++k) {
         const unsigned g = horizon[k].face, e = horizon[k].edge;
@@ -358,12 +363,15 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
 
     const float tol = MINK_EPA_GAIN_REL * pair->scale;
     face_snap previous = {{0, 0, 0}, v4_zero(), -INFINITY};
+    float previous_gain = INFINITY;
     for (;;) {
         const unsigned f = closest_face(&P);
         const face_snap best = snapshot(&P, f);
-        if (best.d < previous.d - tol) {
+        if (best.d < previous.d - tol && previous_gain <= MINK_EPA_SETTLED_GAINS * tol) {
             /* the closest distance only grows on a convex polytope: a drop
-             * means rounding broke convexity; the previous face is better */
+             * means rounding broke convexity; the previous face, nearly
+             * converged, is better (after a face far from converged the
+             * drop is noise to expand past) */
             face_answer(&P, previous, 0, tol, out);
             return;
         }
@@ -376,7 +384,8 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         }
         out->iterations++;
         const simd_vertex w = mink_simd_support_pair(pair, best.n);
-        if (v4_dot(best.n, w.w) - best.d <= tol || has_vertex(&P, &w)) {
+        previous_gain = v4_dot(best.n, w.w) - best.d;
+        if (previous_gain <= tol || has_vertex(&P, &w)) {
             face_answer(&P, best, 1, tol, out); /* converged */
             return;
         }

@@ -5,7 +5,7 @@
 
 /* The closest point recomputed from its feature's normal (Catto, GDC 2010):
  * cross products of edges instead of the weighted sum, whose rounding tilts
- * the normal at small distances. Kept only when it agrees with v. */
+ * the normal at small distances. */
 static v4 refined_v(const simd_simplex *s, v4 v)
 {
     v4 p[4];
@@ -24,7 +24,9 @@ static v4 refined_v(const simd_simplex *s, v4 v)
     const float len2 = v4_len2(m);
     if (!(len2 > 0.0f)) return v;
     const v4 r = v4_scale(m, v4_dot(m, p[0]) / len2);
-    return v4_dot(r, v) > 0.0f ? r : v;
+    /* kept within 10 % of v: on a sliver (a needle's triangle, 2 x 1e-5)
+     * the cross product is itself noise */
+    return v4_len2(v4_sub(r, v)) <= 0.01f * v4_len2(v) ? r : v;
 }
 
 /* The simplex's points in `bits` solved again in double precision: sets the
@@ -38,11 +40,10 @@ static v4 resolve_double(simd_simplex *s, unsigned bits)
         pts[i][1] = t[1];
         pts[i][2] = t[2];
     }
-    s->bits = mink_closest_double((const float(*)[3])pts, bits, lambda);
+    float v[3];
+    s->bits = mink_closest_double((const float(*)[3])pts, bits, lambda, v);
     s->lambda = v4_load(lambda);
-    v4 v = v4_zero();
-    for (unsigned i = 0; i < 4; ++i) v = v4_madd(v4_splat(lambda[i]), s->vert[i].w, v);
-    return v;
+    return v4_load3(v);
 }
 
 /* GJK stalled in float (a repeated point, no progress) with the lower bound

@@ -83,7 +83,7 @@ static float length_and_unit(v4 v, v4 *unit)
         *unit = v4_set(1, 0, 0, 0);
         return 0.0f;
     }
-    const v4 scaled = v4_scale(v, 1.0f / m);
+    const v4 scaled = v4_div(v, v4_splat(m)); /* 1 / m overflows for denormal m */
     const float len = sqrtf(v4_len2(scaled));
     *unit = v4_scale(scaled, 1.0f / len);
     return m * len;

@@ -176,6 +176,70 @@ static void test_concentric_boxes_grazed_face(void **state)
     }
 }
 
+/* A small capsule at the centre of a long box (20 x 2000 x 20, cores):
+ * GJK's tetrahedron had the origin on a face (d = 1.5e-5, rounding of
+ * 600-sized coordinates), the first expansion's faces came out at d = -1e-3,
+ * and EPA took that drop for broken convexity and answered the start face:
+ * depth 0.011 for 10.2528 (SAT over the box faces and the edge axes). */
+static void test_capsule_deep_in_long_box(void **state)
+{
+    (void)state;
+    const mink_shape a = mink_capsule(0.00999999978f, 1), b = mink_box(10, 1000, 10, 0.0010320287f);
+    const mink_pose pa = {{0.001195285f, 0.00118823536f, 0.00118823536f}, {-0.870785713f, 1.33936128e-05f, 0.347658008f, 0.347658008f}};
+    const mink_pose pb = {{0.00118823536f, 0.00118823536f, 0.00300000003f}, {-0.5f, -0.500001013f, -0.5f, -0.5f}};
+    mink_result r;
+    for (int kernel = 0; kernel < 2; ++kernel) {
+        const mink_status st = kernel == 0 ? mink_ref_penetration(&a, &pa, &b, &pb, NULL, &r) : mink_penetration(&a, &pa, &b, &pb, NULL, &r);
+        assert_int_equal(st, MINK_OK);
+        assert_true(fabs(r.distance + 10.2527807) < 1e-4 * 1001.1); /* FORMAT.md: 1e-4 L */
+    }
+}
+
+/* A needle (1e-3 x 1e-5 x 1e-5) 0.0035 beside a capsule: GJK's last simplex
+ * was a 2 x 1e-5 sliver triangle; the closest point re-derived from its
+ * normal (noise) shrank the distance from 0.0135 to 0, and distance and
+ * penetration called the shapes overlapping. Exact: 0.0035140 (the nearest
+ * needle corner is 0.013514 from the capsule's axis). */
+static void test_needle_beside_capsule(void **state)
+{
+    (void)state;
+    const mink_shape a = mink_capsule(0.00999999978f, 1), b = mink_box(0.000492195017f, 4.92195022e-06f, 4.92195022e-06f, 0);
+    const mink_pose pa = {{0.000960997946f, 0.00097647059f, 0.00097647059f}, {0.707003713f, 0.707003713f, -0.0169367995f, -0.00217211968f}};
+    const mink_pose pb = {{-0.5f, -0.00229924475f, 0.000965484127f}, {0.219531268f, -0.674216509f, 0.216834858f, -0.670984924f}};
+    mink_result r;
+    for (int kernel = 0; kernel < 2; ++kernel)
+        for (int query = 0; query < 2; ++query) {
+            const mink_status st = kernel == 0 ? (query == 0 ? mink_ref_distance : mink_ref_penetration)(&a, &pa, &b, &pb, NULL, &r)
+                                               : (query == 0 ? mink_distance : mink_penetration)(&a, &pa, &b, &pb, NULL, &r);
+            assert_int_equal(st, MINK_OK);
+            assert_true(fabs(r.distance - 0.0035140) < 1e-5);
+        }
+    assert_int_equal(mink_ref_intersect(&a, &pa, &b, &pb, NULL), 0);
+    assert_int_equal(mink_intersect(&a, &pa, &b, &pb, NULL), 0);
+}
+
+/* A ball at the end of a capsule 2000 long, in a batch (one pair per SIMD
+ * lane): the lane projected the rounding out of q - p but divided by the
+ * unprojected length, and the normal came out 0.7 % short. */
+static void test_batch_ball_at_long_capsule_end(void **state)
+{
+    (void)state;
+    const mink_shape a = mink_capsule(1, 0.0010000153f), b = mink_capsule(10, 1000);
+    mink_pair pairs[1];
+    pairs[0].a = &a;
+    pairs[0].b = &b;
+    pairs[0].pa = (mink_pose){{-0.00239070738f, 0.00299011217f, -0.00100000005f}, {-0.758334875f, 0.373913348f, 0.377568692f, 0.377568692f}};
+    pairs[0].pb = (mink_pose){{0.00250789663f, 1000, -0.00300000003f}, {0, 0, 0, 1}};
+    pairs[0].cache = NULL;
+    mink_result r[1], single;
+    mink_penetration_batch(pairs, 1, r);
+    assert_int_equal(mink_penetration(&a, &pairs[0].pa, &b, &pairs[0].pb, NULL, &single), MINK_OK);
+    assert_int_equal(r[0].status, MINK_OK);
+    const double n2 = (double)r[0].normal.x * r[0].normal.x + (double)r[0].normal.y * r[0].normal.y + (double)r[0].normal.z * r[0].normal.z;
+    assert_true(fabs(n2 - 1.0) < 1e-5);
+    assert_true(fabs(r[0].distance - single.distance) < 1e-4 * 2011.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -186,6 +250,9 @@ int main(void)
         cmocka_unit_test(test_tiny_segment_on_point_axis),
         cmocka_unit_test(test_ball_centre_inside_thin_plate),
         cmocka_unit_test(test_concentric_boxes_grazed_face),
+        cmocka_unit_test(test_capsule_deep_in_long_box),
+        cmocka_unit_test(test_needle_beside_capsule),
+        cmocka_unit_test(test_batch_ball_at_long_capsule_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -233,6 +233,7 @@ static int expand(epa_poly *P, unsigned f0, unsigned iw, float eps)
     edge_ref horizon[MINK_EPA_MAX_FACES];
     unsigned nstack = 0, nhorizon = 0;
     const v3 w = P->vert[iw].w;
+    const v3 n0 = P->face[f0].n;
 
     remove_face(P, f0);
     for (unsigned i = 0; i < 3; ++i) {
@@ -244,12 +245,15 @@ static int expand(epa_poly *P, unsigned f0, unsigned iw, float eps)
         const edge_ref e = stack[--nstack];
         epa_face *F = &P->face[e.face];
         if (!F->alive) continue;
-        /* seen by w, or grazed (coplanar up to rounding, common on boxes):
-         * a grazed face that stayed would fan w to its edges, and where w
-         * is nearly in line with such an edge the new sliver face's normal
-         * is noise; its plane then cuts the polytope (a box pair's depth
-         * came out 4.7 short of 31). Grazed faces go, their far edges stay. */
-        if (v3_dot(F->n, w) - F->d > -eps) {
+        /* seen by w, or grazed (coplanar up to rounding, common on boxes)
+         * and not facing away from f0 (n.n0 > -1/2): a grazed face that
+         * stayed would fan w to its edges, and where w is nearly in line with
+         * such an edge the new sliver face's normal is noise; its plane then
+         * cuts the polytope (a box pair's depth came out 4.7 short of 31).
+         * Grazed faces facing away stay: on a polytope thinner than eps, w
+         * grazes both sides, and removing all would leave no horizon. */
+        const float excess = v3_dot(F->n, w) - F->d;
+        if (excess > eps || (excess > -eps && v3_dot(F->n, n0) > -0.5f)) {
             remove_face(P, e.face);
             for (unsigned k = 1; k <= 2; ++k) {
                 const unsigned i = (e.edge + k) % 3;
@@ -267,6 +271,7 @@ static int expand(epa_poly *P, unsigned f0, unsigned iw, float eps)
     /* new face k = (a, b, w) over horizon edge (b, a) of a kept face */
     unsigned by_start[MINK_EPA_MAX_VERTICES];
     unsigned made[MINK_EPA_MAX_FACES];
+    if (nhorizon < 3) return 0; /* nothing left to fan: not a closed polytope */
     for (unsigned k = 0; k < nhorizon; ++k) by_start[P->face[horizon[k].face].v[(horizon[k].edge + 1) % 3]] = NO_FACE;
     for (unsigned k = 0; k < nhorizon; ++k) {
         epa_face *G = &P->face[horizon[k].face];
@@ -358,14 +363,24 @@ void mink_scalar_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *o
 
     const float tol = MINK_EPA_GAIN_REL * pair->scale;
     ref_epa_result previous = *out;
-    float previous_d = -INFINITY;
+    float previous_d = -INFINITY, previous_gain = INFINITY;
     for (;;) {
         const unsigned f = closest_face(&P);
+        if (f == NO_FACE) { /* cannot happen on a closed polytope; never index with it */
+            const unsigned iterations = out->iterations;
+            *out = previous;
+            out->iterations = iterations;
+            out->status = MINK_MAX_ITERATIONS;
+            return;
+        }
         const epa_face best = P.face[f];
-        if (best.d < previous_d - tol) {
+        if (best.d < previous_d - tol && previous_gain <= MINK_EPA_SETTLED_GAINS * tol) {
             /* The closest distance can only grow on a convex polytope; a drop
              * means rounding broke convexity (nearly coplanar points): the
-             * previous face is the better bound. */
+             * previous face, nearly converged, is the better bound. A drop
+             * right after a face still far from converged (the origin on the
+             * start tetrahedron's face, d rounding to either sign) is noise
+             * to expand past, not an answer. */
             const unsigned iterations = out->iterations;
             *out = previous;
             out->iterations = iterations;
@@ -382,7 +397,8 @@ void mink_scalar_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *o
         const ref_vertex w = mink_scalar_support_pair(pair, best.n);
         /* depth lies in [best.d, n.w]: stop when that bracket is tight, or
          * when the support point is already a vertex (nothing to add) */
-        if (v3_dot(best.n, w.w) - best.d <= tol || has_vertex(&P, &w)) return;
+        previous_gain = v3_dot(best.n, w.w) - best.d;
+        if (previous_gain <= tol || has_vertex(&P, &w)) return;
         if (P.nv >= MINK_EPA_MAX_VERTICES) {
             out->status = MINK_MAX_ITERATIONS; /* capacity: the closest face so far */
             return;

@@ -18,7 +18,17 @@ void mink_scalar_simplex_points(const ref_simplex *s, v3 *pa, v3 *pb)
 /* The closest point recomputed from its feature's normal (Catto, GDC 2010):
  * the weighted sum v carries rounding of order eps * |points|, large against
  * a small distance, and tilts the normal; an edge's or a face's normal from
- * cross products does not. Kept only when it agrees in direction with v. */
+ * cross products does not. Kept only when it agrees with v. */
+/* The feature's normal corrects rounding, a small tilt; on a sliver (a
+ * triangle 2 long and 1e-5 wide, from a needle) it is itself noise and
+ * may point anywhere (it once shrank a 0.0135 distance to 0). Kept only
+ * within 10 % of v. */
+static int refinement_agrees(v3 r, v3 v)
+{
+    const v3 d = v3_sub(r, v);
+    return v3_dot(d, d) <= 0.01f * v3_dot(v, v);
+}
+
 static v3 refined_v(const ref_simplex *s, v3 v)
 {
     v3 p[4];
@@ -38,7 +48,7 @@ static v3 refined_v(const ref_simplex *s, v3 v)
     if (!(len > 0.0f)) return v;
     const v3 unit = v3_scale(m, 1.0f / len);
     const v3 r = v3_scale(unit, v3_dot(unit, p[0]));
-    return v3_dot(r, v) > 0.0f ? r : v;
+    return refinement_agrees(r, v) ? r : v;
 }
 
 /* The simplex's points in `bits` solved again in double precision: sets the
@@ -51,10 +61,9 @@ static v3 resolve_double(ref_simplex *s, unsigned bits)
         pts[i][1] = s->vert[i].w.y;
         pts[i][2] = s->vert[i].w.z;
     }
-    s->bits = mink_closest_double((const float(*)[3])pts, bits, s->lambda);
-    v3 v = {0, 0, 0};
-    for (unsigned i = 0; i < 4; ++i) v = v3_add(v, v3_scale(s->vert[i].w, s->lambda[i]));
-    return v;
+    float v[3];
+    s->bits = mink_closest_double((const float(*)[3])pts, bits, s->lambda, v);
+    return v3_make(v[0], v[1], v[2]);
 }
 
 /* GJK stalled in float (a repeated point, no progress) with the lower bound

@@ -78,7 +78,7 @@ static float length_and_unit(v3 v, v3 *unit)
         *unit = v3_make(1, 0, 0);
         return 0.0f;
     }
-    const v3 scaled = v3_scale(v, 1.0f / m);
+    const v3 scaled = v3_make(v.x / m, v.y / m, v.z / m); /* 1 / m overflows for denormal m */
     const float len = v3_len(scaled);
     *unit = v3_scale(scaled, 1.0f / len);
     return m * len;
