@@ -89,8 +89,8 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
                 v = exact;
                 break;
             }
-            if (resolves++ >= MINK_GJK_MAX_RESOLVES) break; /* the double answer stands */
-            v = exact;
+            v = exact; /* the double answer, whether or not the loop goes on */
+            if (resolves++ >= MINK_GJK_MAX_RESOLVES) break;
         }
         const float vv = v4_len2(v);
         /* the origin on the simplex up to rounding, or (intersect) cores

@@ -27,9 +27,10 @@
  * less than this times S over the face: depth is then exact to that bound. */
 #define MINK_EPA_GAIN_REL 1e-6f
 
-/* EPA trusts a drop of the closest face distance (rounding broke
- * convexity) as a reason to stop only when the face before it was within
- * this many EPA gain tolerances of converged; otherwise it expands on. */
+/* EPA expands past a drop of the closest face distance only when the drop
+ * is within this many EPA gain tolerances and the face before it was
+ * further than that from converged (rounding around d = 0); any other drop
+ * means rounding broke convexity, and EPA answers with the face before. */
 #define MINK_EPA_SETTLED_GAINS 16.0f
 
 /* A tetrahedron whose volume is below this times S^3 is treated as flat. */

@@ -240,6 +240,27 @@ static void test_batch_ball_at_long_capsule_end(void **state)
     assert_true(fabs(r[0].distance - single.distance) < 1e-4 * 2011.0);
 }
 
+/* A tiny box 0.0015 from a capsule's axis (cores; the rounded shapes
+ * overlap by 0.0087): GJK used up its double-precision re-solves and, on
+ * the last, broke out with the float solver's v (length 1.004, from a flat
+ * tetrahedron) instead of the double answer it had just computed: distance
+ * +0.994. Exact: -0.008748433 (segment to box, golden-section in double). */
+static void test_last_resolve_keeps_double_answer(void **state)
+{
+    (void)state;
+    const mink_shape a = mink_capsule(0.00999999978f, 1), b = mink_box(0.00196218817f, 0.000453131943f, 1.96218825e-05f, 0.000285618386f);
+    const mink_pose pa = {{0.00163529417f, 0.00163529417f, 0.00163529417f}, {0.266542614f, 0.645195723f, -0.696583927f, -0.170122907f}};
+    const mink_pose pb = {{0.000364705891f, 0.00036452277f, -0.00216658274f}, {-0.32282874f, -0.519932151f, -0.428215206f, -0.664893806f}};
+    mink_result r;
+    for (int kernel = 0; kernel < 2; ++kernel) {
+        const mink_status st = kernel == 0 ? mink_ref_penetration(&a, &pa, &b, &pb, NULL, &r) : mink_penetration(&a, &pa, &b, &pb, NULL, &r);
+        assert_int_equal(st, MINK_OK);
+        assert_true(fabs(r.distance + 0.008748433) < 1e-5);
+    }
+    assert_int_equal(mink_ref_intersect(&a, &pa, &b, &pb, NULL), 1);
+    assert_int_equal(mink_intersect(&a, &pa, &b, &pb, NULL), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_capsule_deep_in_long_box),
         cmocka_unit_test(test_needle_beside_capsule),
         cmocka_unit_test(test_batch_ball_at_long_capsule_end),
+        cmocka_unit_test(test_last_resolve_keeps_double_answer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,8 +108,8 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
                 v = exact;
                 break;
             }
-            if (resolves++ >= MINK_GJK_MAX_RESOLVES) break; /* the double answer stands */
-            v = exact;
+            v = exact; /* the double answer, whether or not the loop goes on */
+            if (resolves++ >= MINK_GJK_MAX_RESOLVES) break;
         }
         const float vv = v3_len2(v);
         /* The origin on the simplex up to rounding: the cores touch. */
