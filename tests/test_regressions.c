@@ -95,6 +95,21 @@ static void test_point_in_long_thin_box(void **state)
     expect_depth(&a, &pa, &b, &pb, 0.0900242);
 }
 
+/* Both kernels' penetration (and, with `distance_too`, distance) give
+ * `value` within `tol`, status MINK_OK. */
+static void expect_signed(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                          double value, double tol, int distance_too)
+{
+    mink_result r;
+    for (int kernel = 0; kernel < 2; ++kernel)
+        for (int query = distance_too ? 0 : 1; query < 2; ++query) {
+            const mink_status st = kernel == 0 ? (query == 0 ? mink_ref_distance : mink_ref_penetration)(a, pa, b, pb, NULL, &r)
+                                               : (query == 0 ? mink_distance : mink_penetration)(a, pa, b, pb, NULL, &r);
+            assert_int_equal(st, MINK_OK);
+            assert_true(fabs(r.distance - value) < tol);
+        }
+}
+
 /* A point 0.3 off a long plate of zero thickness (1 x 80.6): the double
  * simplex solver took four coplanar corners (height 4e-8) for a tetrahedron
  * holding the origin, because its Cramer recursion from dot products
@@ -107,14 +122,7 @@ static void test_point_off_long_flat_plate(void **state)
     const mink_shape a = mink_sphere(0), b = mink_box(0.5f, 0, 40.3f, 0);
     const mink_pose pa = {{-0.560730575f, 1.41473351f, 1.98385381f}, {-0.681879867f, -0.68363023f, -0.051990809f, 0.25492452f}};
     const mink_pose pb = {{-0.518410944f, 1.23970078f, 1.71467664f}, {-0.474104389f, -0.289711193f, 0.826400249f, 0.0900902014f}};
-    mink_result r;
-    for (int kernel = 0; kernel < 2; ++kernel)
-        for (int query = 0; query < 2; ++query) {
-            const mink_status st = kernel == 0 ? (query == 0 ? mink_ref_distance : mink_ref_penetration)(&a, &pa, &b, &pb, NULL, &r)
-                                               : (query == 0 ? mink_distance : mink_penetration)(&a, &pa, &b, &pb, NULL, &r);
-            assert_int_equal(st, MINK_OK);
-            assert_true(fabs(r.distance - 0.300049190) < DEPTH_TOL);
-        }
+    expect_signed(&a, &pa, &b, &pb, 0.300049190, DEPTH_TOL, 1);
 }
 
 /* A segment of length 2e-22 on a point: GJK's last direction is ~1e-22
@@ -187,12 +195,7 @@ static void test_capsule_deep_in_long_box(void **state)
     const mink_shape a = mink_capsule(0.00999999978f, 1), b = mink_box(10, 1000, 10, 0.0010320287f);
     const mink_pose pa = {{0.001195285f, 0.00118823536f, 0.00118823536f}, {-0.870785713f, 1.33936128e-05f, 0.347658008f, 0.347658008f}};
     const mink_pose pb = {{0.00118823536f, 0.00118823536f, 0.00300000003f}, {-0.5f, -0.500001013f, -0.5f, -0.5f}};
-    mink_result r;
-    for (int kernel = 0; kernel < 2; ++kernel) {
-        const mink_status st = kernel == 0 ? mink_ref_penetration(&a, &pa, &b, &pb, NULL, &r) : mink_penetration(&a, &pa, &b, &pb, NULL, &r);
-        assert_int_equal(st, MINK_OK);
-        assert_true(fabs(r.distance + 10.2527807) < 1e-4 * 1001.1); /* FORMAT.md: 1e-4 L */
-    }
+    expect_signed(&a, &pa, &b, &pb, -10.2527807, 1e-4 * 1001.1 /* FORMAT.md: 1e-4 L */, 0);
 }
 
 /* A needle (1e-3 x 1e-5 x 1e-5) 0.0035 beside a capsule: GJK's last simplex
@@ -206,14 +209,7 @@ static void test_needle_beside_capsule(void **state)
     const mink_shape a = mink_capsule(0.00999999978f, 1), b = mink_box(0.000492195017f, 4.92195022e-06f, 4.92195022e-06f, 0);
     const mink_pose pa = {{0.000960997946f, 0.00097647059f, 0.00097647059f}, {0.707003713f, 0.707003713f, -0.0169367995f, -0.00217211968f}};
     const mink_pose pb = {{-0.5f, -0.00229924475f, 0.000965484127f}, {0.219531268f, -0.674216509f, 0.216834858f, -0.670984924f}};
-    mink_result r;
-    for (int kernel = 0; kernel < 2; ++kernel)
-        for (int query = 0; query < 2; ++query) {
-            const mink_status st = kernel == 0 ? (query == 0 ? mink_ref_distance : mink_ref_penetration)(&a, &pa, &b, &pb, NULL, &r)
-                                               : (query == 0 ? mink_distance : mink_penetration)(&a, &pa, &b, &pb, NULL, &r);
-            assert_int_equal(st, MINK_OK);
-            assert_true(fabs(r.distance - 0.0035140) < 1e-5);
-        }
+    expect_signed(&a, &pa, &b, &pb, 0.0035140, 1e-5, 1);
     assert_int_equal(mink_ref_intersect(&a, &pa, &b, &pb, NULL), 0);
     assert_int_equal(mink_intersect(&a, &pa, &b, &pb, NULL), 0);
 }
@@ -251,12 +247,7 @@ static void test_last_resolve_keeps_double_answer(void **state)
     const mink_shape a = mink_capsule(0.00999999978f, 1), b = mink_box(0.00196218817f, 0.000453131943f, 1.96218825e-05f, 0.000285618386f);
     const mink_pose pa = {{0.00163529417f, 0.00163529417f, 0.00163529417f}, {0.266542614f, 0.645195723f, -0.696583927f, -0.170122907f}};
     const mink_pose pb = {{0.000364705891f, 0.00036452277f, -0.00216658274f}, {-0.32282874f, -0.519932151f, -0.428215206f, -0.664893806f}};
-    mink_result r;
-    for (int kernel = 0; kernel < 2; ++kernel) {
-        const mink_status st = kernel == 0 ? mink_ref_penetration(&a, &pa, &b, &pb, NULL, &r) : mink_penetration(&a, &pa, &b, &pb, NULL, &r);
-        assert_int_equal(st, MINK_OK);
-        assert_true(fabs(r.distance + 0.008748433) < 1e-5);
-    }
+    expect_signed(&a, &pa, &b, &pb, -0.008748433, 1e-5, 0);
     assert_int_equal(mink_ref_intersect(&a, &pa, &b, &pb, NULL), 1);
     assert_int_equal(mink_intersect(&a, &pa, &b, &pb, NULL), 1);
 }
