@@ -379,8 +379,10 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         const face_snap best = snapshot(&P, f);
         if (best.d < previous.d - tol && !drop_is_noise(previous.d - best.d, previous_gain, tol)) {
             /* the closest distance only grows on a convex polytope: a drop
-             * means rounding broke convexity; the previous face is better */
+             * means rounding broke convexity; the previous face is better,
+             * and an answer only if it was nearly converged */
             face_answer(&P, previous, 0, tol, out);
+            if (previous_gain > MINK_EPA_SETTLED_GAINS * tol) out->status = MINK_MAX_ITERATIONS;
             return;
         }
         previous = best;

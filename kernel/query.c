@@ -231,6 +231,21 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
     return out->status;
 }
 
+/* Separated cores, or a shallow contact of rounded shapes: GJK's closest
+ * points give the answer, no EPA. */
+static mink_status core_gap_answer(const simd_query *q, const simd_gjk_result *g, mink_cache *cache, mink_result *out)
+{
+    v4 pa_core, pb_core;
+    mink_simd_simplex_points(&g->simplex, &pa_core, &pb_core);
+    v4 n;
+    const float dc = length_and_unit(g->v, &n);
+    const float margin = q->ra + q->rb;
+    finish(q, pa_core, pb_core, n, dc - margin, out);
+    out->support_calls = q->pair.support_calls;
+    remember(q, cache, dc > margin ? CACHE_SEPARATED : CACHE_OVERLAP, g->v, &g->simplex);
+    return out->status;
+}
+
 mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
                              const mink_shape *b, const mink_pose *pb,
                              mink_cache *cache, mink_result *out)
@@ -242,25 +257,22 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
         return MINK_ERR_INVALID;
     }
     simd_gjk_result g;
-    run_gjk(&q, SIMD_GJK_DISTANCE, &g);
-    const float margin = q.ra + q.rb;
-    out->iterations = out->gjk_iterations = g.iterations;
-    out->status = g.status;
-    if (!g.overlap) {
-        v4 pa_core, pb_core;
-        mink_simd_simplex_points(&g.simplex, &pa_core, &pb_core);
-        v4 n;
-        const float dc = length_and_unit(g.v, &n);
-        finish(&q, pa_core, pb_core, n, dc - margin, out);
-        out->support_calls = q.pair.support_calls;
-        remember(&q, cache, dc > margin ? CACHE_SEPARATED : CACHE_OVERLAP, g.v, &g.simplex);
-        return out->status;
-    }
     simd_epa_result e;
-    mink_simd_epa(&q.pair, &g.simplex, &e);
+    for (;;) {
+        run_gjk(&q, SIMD_GJK_DISTANCE, &g);
+        out->iterations = out->gjk_iterations = g.iterations;
+        out->status = g.status;
+        if (!g.overlap) return core_gap_answer(&q, &g, cache, out);
+        mink_simd_epa(&q.pair, &g.simplex, &e);
+        if (e.status == MINK_OK || !q.have_cache) break;
+        /* EPA lost its polytope to rounding after a warm start: a cache
+         * must never make an answer worse, so once more, cold */
+        q.have_cache = 0;
+        q.nseed = 0;
+    }
     out->iterations += e.iterations;
     if (e.status != MINK_OK) out->status = e.status;
-    finish(&q, e.pa, e.pb, e.normal, -(e.depth + margin), out);
+    finish(&q, e.pa, e.pb, e.normal, -(e.depth + q.ra + q.rb), out);
     out->support_calls = q.pair.support_calls;
     remember(&q, cache, CACHE_OVERLAP, e.normal, &g.simplex);
     return out->status;

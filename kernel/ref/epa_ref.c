@@ -387,10 +387,12 @@ void mink_scalar_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *o
         if (best.d < previous_d - tol && !drop_is_noise(previous_d - best.d, previous_gain, tol)) {
             /* The closest distance can only grow on a convex polytope; a drop
              * means rounding broke convexity (nearly coplanar points): the
-             * previous face is the better bound. */
+             * previous face is the better bound, and an answer only if it
+             * was nearly converged. */
             const unsigned iterations = out->iterations;
             *out = previous;
             out->iterations = iterations;
+            if (previous_gain > MINK_EPA_SETTLED_GAINS * tol) out->status = MINK_MAX_ITERATIONS;
             return;
         }
         face_answer(&P, &P.face[f], tol, out);
