@@ -397,6 +397,9 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         previous_gain = v4_dot(best.n, w.w) - best.d;
         if (previous_gain <= tol || has_vertex(&P, &w)) {
             face_answer(&P, best, 1, tol, out); /* converged */
+            /* unless w, a vertex already, lies well in front of the face:
+             * rounding broke the polytope */
+            if (previous_gain > MINK_EPA_SETTLED_GAINS * tol) out->status = MINK_MAX_ITERATIONS;
             return;
         }
         const unsigned iw = add_vertex(&P, &w);

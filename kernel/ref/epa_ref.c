@@ -407,7 +407,13 @@ void mink_scalar_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *o
         /* depth lies in [best.d, n.w]: stop when that bracket is tight, or
          * when the support point is already a vertex (nothing to add) */
         previous_gain = v3_dot(best.n, w.w) - best.d;
-        if (previous_gain <= tol || has_vertex(&P, &w)) return;
+        if (previous_gain <= tol) return;
+        if (has_vertex(&P, &w)) {
+            /* nothing new to add: converged, unless w, a vertex already,
+             * lies well in front of the face (rounding broke the polytope) */
+            if (previous_gain > MINK_EPA_SETTLED_GAINS * tol) out->status = MINK_MAX_ITERATIONS;
+            return;
+        }
         if (P.nv >= MINK_EPA_MAX_VERTICES) {
             out->status = MINK_MAX_ITERATIONS; /* capacity: the closest face so far */
             return;
