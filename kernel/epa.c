@@ -37,17 +37,30 @@ static unsigned add_vertex(simd_poly *P, const simd_vertex *v)
 
 static int alive(const simd_poly *P, unsigned f) { return P->d[f] != INFINITY; }
 
+/* v / |v|, scaled by its largest component first: the cross products of
+ * a shape 1e-11 across have squares in the denormals, where 1/sqrt(|v|^2)
+ * loses its precision (a normal came out 1.12 long). */
+static v4 normalized(v4 v)
+{
+    const v4 a = v4_max(v, v4_neg(v));
+    const float m = v4_x(v4_max(v4_max(a, v4_splat_y(a)), v4_splat_z(a)));
+    if (!(m > 0.0f)) return v4_set(1, 0, 0, 0);
+    const v4 s = v4_div(v, v4_splat(m));
+    return v4_scale(s, 1.0f / sqrtf(v4_len2(s)));
+}
+
 static unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
 {
     const v4 wa = P->vert[a].w, wb = P->vert[b].w, wc = P->vert[c].w;
     const v4 n = v4_cross(v4_sub(wb, wa), v4_sub(wc, wa));
     const float len2 = v4_len2(n);
-    if (!(len2 > 0.0f)) return NO_FACE;
+    /* tiny n: its square loses precision (or underflows), so scale first */
+    if (!(len2 > 1e-30f) && !v4_any(v4_cmpgt(v4_max(n, v4_neg(n)), v4_zero()))) return NO_FACE;
     unsigned f;
     if (P->nfree > 0) f = P->free_list[--P->nfree];
     else if (P->nf < MINK_EPA_MAX_FACES) f = P->nf++;
     else return NO_FACE;
-    const v4 un = v4_scale(n, 1.0f / sqrtf(len2));
+    const v4 un = len2 > 1e-30f ? v4_scale(n, 1.0f / sqrtf(len2)) : normalized(n);
     float t[4];
     v4_store(t, un);
     P->nx[f] = t[0];
@@ -96,7 +109,6 @@ static int build_start(simd_poly *P)
     return 1;
 }
 
-static v4 normalized(v4 v) { return v4_scale(v, 1.0f / sqrtf(v4_len2(v))); }
 
 static v4 perpendicular(v4 e)
 {

@@ -252,6 +252,24 @@ static void test_last_resolve_keeps_double_answer(void **state)
     assert_int_equal(mink_intersect(&a, &pa, &b, &pb, NULL), 1);
 }
 
+/* A box 1e-11 across inside a ball of radius 10: EPA's faces and blow-up
+ * directions are cross products ~1e-22, whose squares are denormal; their
+ * normals came out 1.12 long. Depth 10 (the ball's radius, cores ~0). */
+static void test_speck_box_in_ball_unit_normal(void **state)
+{
+    (void)state;
+    const mink_shape a = mink_box(1.0225573e-11f, 1.02255726e-12f, 1.02255726e-12f, 0), b = mink_sphere(10);
+    const mink_pose p = {{-10, -10, -10}, {0, 0, 0, 1}};
+    for (int kernel = 0; kernel < 2; ++kernel) {
+        mink_result r;
+        const mink_status st = kernel == 0 ? mink_ref_penetration(&a, &p, &b, &p, NULL, &r) : mink_penetration(&a, &p, &b, &p, NULL, &r);
+        assert_true(st == MINK_OK || st == MINK_MAX_ITERATIONS);
+        const double n2 = (double)r.normal.x * r.normal.x + (double)r.normal.y * r.normal.y + (double)r.normal.z * r.normal.z;
+        assert_true(fabs(n2 - 1.0) < 1e-5);
+        assert_true(fabs(r.distance + 10.0) < 1e-4 * 30.0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_needle_beside_capsule),
         cmocka_unit_test(test_batch_ball_at_long_capsule_end),
         cmocka_unit_test(test_last_resolve_keeps_double_answer),
+        cmocka_unit_test(test_speck_box_in_ball_unit_normal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

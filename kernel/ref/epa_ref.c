@@ -32,13 +32,25 @@ static unsigned add_vertex(epa_poly *P, const ref_vertex *v)
     return P->nv++;
 }
 
+/* v / |v|, scaled by its largest component first: the cross products of
+ * a shape 1e-11 across have squares in the denormals, where 1/|v| loses
+ * its precision (a normal came out 1.12 long). */
+static v3 normalized(v3 v)
+{
+    const float m = fmaxf(fabsf(v.x), fmaxf(fabsf(v.y), fabsf(v.z)));
+    if (!(m > 0.0f)) return v3_make(1, 0, 0);
+    const v3 s = v3_make(v.x / m, v.y / m, v.z / m);
+    return v3_scale(s, 1.0f / v3_len(s));
+}
+
 /* A face (a,b,c); returns NO_FACE when out of capacity or degenerate. */
 static unsigned add_face(epa_poly *P, unsigned a, unsigned b, unsigned c)
 {
     const v3 wa = P->vert[a].w, wb = P->vert[b].w, wc = P->vert[c].w;
     const v3 n = v3_cross(v3_sub(wb, wa), v3_sub(wc, wa));
-    const float len = v3_len(n);
-    if (!(len > 0.0f)) return NO_FACE;
+    const float len2 = v3_dot(n, n);
+    /* tiny n: its square loses precision (or underflows), so scale first */
+    if (!(len2 > 1e-30f) && !(n.x != 0.0f || n.y != 0.0f || n.z != 0.0f)) return NO_FACE;
     unsigned f;
     if (P->nfree > 0) f = P->free_list[--P->nfree];
     else if (P->nf < MINK_EPA_MAX_FACES) f = P->nf++;
@@ -47,7 +59,7 @@ static unsigned add_face(epa_poly *P, unsigned a, unsigned b, unsigned c)
     F->v[0] = a;
     F->v[1] = b;
     F->v[2] = c;
-    F->n = v3_scale(n, 1.0f / len);
+    F->n = len2 > 1e-30f ? v3_scale(n, 1.0f / sqrtf(len2)) : normalized(n);
     /* the plane offset from the centroid: less rounding than from one vertex */
     F->d = v3_dot(F->n, v3_scale(v3_add(v3_add(wa, wb), wc), 1.0f / 3.0f));
     F->alive = 1;
@@ -106,7 +118,6 @@ static v3 perpendicular(v3 e)
     return v3_cross(e, axis);
 }
 
-static v3 normalized(v3 v) { return v3_scale(v, 1.0f / v3_len(v)); }
 
 /* The answer when D = B - A has no extent beyond the origin along `n`
  * (the outward normal of a supporting plane through the origin): depth 0,
