@@ -21,7 +21,7 @@
  * float simplex cannot resolve; the cores are taken to overlap and EPA
  * measures the depth (reporting 0 for a true gap under this bound is well
  * within the 1e-4 S query tolerance). */
-#define MINK_GJK_STALL_REL 5e-5f
+#define MINK_GJK_STALL_REL 2e-5f
 
 /* EPA stops when the support point along the closest face's normal gains
  * less than this times S over the face: depth is then exact to that bound. */
