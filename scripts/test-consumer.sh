@@ -82,8 +82,8 @@ check_found() { # consumer-build expected-dir
 check_linkage() { # exe shared
   local needed; needed=$(readelf -d "$1" | grep NEEDED)
   echo "$needed"
-  if [ "$2" = ON ]; then echo "$needed" | grep -q "\[libmink\.so\.$vmaj\.$vmin\]"
-  else ! echo "$needed" | grep -q libmink; fi
+  if [ "$2" = ON ]; then grep -q "\[libmink\.so\.$vmaj\.$vmin\]" <<<"$needed"
+  else ! grep -q libmink <<<"$needed"; fi
 }
 
 # find_package(mink <want>) must be refused for an incompatible version.
@@ -94,7 +94,9 @@ expect_version_refused() { # want prefix
   local rc=$?
   echo "$out" | grep -A 12 "CMake Error"
   # Refused for its version: CMake lists our config as "considered but not accepted".
-  [ "$rc" -ne 0 ] && echo "$out" | grep -q "considered but not accepted"
+  # (A here-string, not `echo | grep -q`: with pipefail, grep -q's early exit
+  # could fail the pipe with SIGPIPE at random.)
+  [ "$rc" -ne 0 ] && grep -q "considered but not accepted" <<<"$out"
 }
 
 check_exports() { # libdir includedir
