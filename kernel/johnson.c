@@ -53,8 +53,14 @@ static void update_dots(simd_simplex *s)
     const v4 wl = s->vert[last].w;
     const v4 dots = v4_hsum4(v4_mul(s->vert[0].w, wl), v4_mul(s->vert[1].w, wl),
                              v4_mul(s->vert[2].w, wl), v4_mul(s->vert[3].w, wl));
+    /* The column as whole-row blends: a lane stored alone and soon loaded
+     * with its row would stall store forwarding. */
+    const v4m at_last = lane_mask(1u << last);
+    simde_mm_store_ps(s->dp[0], v4_select(at_last, v4_splat_x(dots), row(s->dp[0])));
+    simde_mm_store_ps(s->dp[1], v4_select(at_last, v4_splat_y(dots), row(s->dp[1])));
+    simde_mm_store_ps(s->dp[2], v4_select(at_last, v4_splat_z(dots), row(s->dp[2])));
+    simde_mm_store_ps(s->dp[3], v4_select(at_last, simde_mm_shuffle_ps(dots, dots, SIMDE_MM_SHUFFLE(3, 3, 3, 3)), row(s->dp[3])));
     simde_mm_store_ps(s->dp[last], dots);
-    for (unsigned j = 0; j < 4; ++j) s->dp[j][last] = s->dp[last][j];
 }
 
 /* det[X] for one subset X (|X| >= 2): lane j is the sum over lanes of
@@ -71,16 +77,29 @@ static v4 subset_det(const simd_simplex *s, unsigned x)
     return simde_mm_and_ps(v4_hsum4(t0, t1, t2, t3), lane_mask(x));
 }
 
+/* det[X] of a pair X = {i, l}: the general step with a singleton's unit
+ * determinant, det[X][i] = dp[l][l] - dp[i][l] and det[X][l] = dp[i][i] -
+ * dp[l][i] (the same float operations), as one subtraction of two blends. */
+static v4 pair_det(const simd_simplex *s, unsigned i, unsigned l)
+{
+    const v4m at_l = lane_mask(1u << l);
+    const v4 diag = v4_select(at_l, v4_splat(s->dp[i][i]), v4_splat(s->dp[l][l]));
+    const v4 cross = v4_select(at_l, row(s->dp[i]), row(s->dp[l]));
+    return simde_mm_and_ps(v4_sub(diag, cross), lane_mask((1u << i) | (1u << l)));
+}
+
 /* Subsets holding the new point, each after its own subsets: x = sub + last
  * for the nonempty subsets sub of the old simplex in increasing order (a
  * proper subset is always numerically smaller). */
 static void update_determinants(simd_simplex *s)
 {
-    const unsigned last_bit = 1u << s->last, old = s->bits;
+    const unsigned last = s->last, last_bit = 1u << last, old = s->bits;
     update_dots(s);
     simde_mm_store_ps(s->det[last_bit], simde_mm_and_ps(lane_mask(last_bit), v4_splat(1.0f)));
-    for (unsigned sub = old & (0u - old); sub; sub = (sub - old) & old)
-        simde_mm_store_ps(s->det[sub | last_bit], subset_det(s, sub | last_bit));
+    for (unsigned sub = old & (0u - old); sub; sub = (sub - old) & old) {
+        const v4 d = (sub & (sub - 1)) ? subset_det(s, sub | last_bit) : pair_det(s, lowest[sub], last);
+        simde_mm_store_ps(s->det[sub | last_bit], d);
+    }
 }
 
 /* Johnson's test for subset x of the full set `all`, four lanes at once:
