@@ -3,6 +3,7 @@
 #include "tolerance.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Face arrays padded to whole lanes; unused and dead faces have d = +inf,
  * so they never win the closest-face scan and never see a point. */
@@ -63,6 +64,7 @@ static unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
     const float len2 = v4_len2(n);
     /* tiny n: its square loses precision (or underflows), so scale first */
     if (!(len2 > 1e-30f) && !v4_any(v4_cmpgt(v4_max(n, v4_neg(n)), v4_zero()))) return NO_FACE;
+    const v4 un = len2 > 1e-30f ? v4_scale(n, 1.0f / sqrtf(len2)) : normalized(n);
     unsigned f;
     if (P->nfree > 0) f = P->free_list[--P->nfree];
     else if (P->nf < MINK_EPA_MAX_FACES) {
@@ -70,7 +72,6 @@ static unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
         /* the scans read whole lane groups: the rest of this one reads dead */
         if (f % MINK_W_LANES == 0) vw_store(P->d + f, vw_splat(INFINITY));
     } else return NO_FACE;
-    const v4 un = len2 > 1e-30f ? v4_scale(n, 1.0f / sqrtf(len2)) : normalized(n);
     P->nx[f] = v4_x(un);
     P->ny[f] = v4_y(un);
     P->nz[f] = v4_z(un);
@@ -96,9 +97,11 @@ static void remove_face(simd_poly *P, unsigned f)
 static int build_start(simd_poly *P)
 {
     static const unsigned char faces[4][3] = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}};
-    /* adj[f][i]: the face across edge i of face f, and that edge's index there */
-    static const unsigned char adj_face[4][3] = {{3, 2, 1}, {0, 2, 3}, {0, 3, 1}, {1, 2, 0}};
-    static const unsigned char adj_edge[4][3] = {{2, 0, 0}, {2, 2, 0}, {1, 1, 1}, {2, 1, 0}};
+    /* adj[f][i]: the face across edge i of face f and that edge's index there */
+#define E(face, edge) ((face) << 2 | (edge))
+    static const edge_ref adj[4][3] = {{E(3, 2), E(2, 0), E(1, 0)}, {E(0, 2), E(2, 2), E(3, 0)},
+                                       {E(0, 1), E(3, 1), E(1, 1)}, {E(1, 2), E(2, 1), E(0, 0)}};
+#undef E
     const v4 a = P->vert[0].w;
     const float vol = v4_dot(v4_sub(P->vert[3].w, a), v4_cross(v4_sub(P->vert[1].w, a), v4_sub(P->vert[2].w, a)));
     if (vol < 0.0f) {
@@ -106,13 +109,11 @@ static int build_start(simd_poly *P)
         P->vert[1] = P->vert[2];
         P->vert[2] = t;
     }
-    for (unsigned f = 0; f < 4; ++f) {
+    for (unsigned f = 0; f < 4; ++f)
         if (add_face(P, faces[f][0], faces[f][1], faces[f][2]) != f) return 0;
-        for (unsigned i = 0; i < 3; ++i) P->adj[f][i] = edge_to(adj_face[f][i], adj_edge[f][i]);
-    }
+    memcpy(P->adj, adj, sizeof adj);
     return 1;
 }
-
 
 static v4 perpendicular(v4 e)
 {
