@@ -8,6 +8,7 @@
 /* Face arrays padded to whole lanes; unused and dead faces have d = +inf,
  * so they never win the closest-face scan and never see a point. */
 #define FACE_SLOTS ((MINK_EPA_MAX_FACES + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES)
+#define VERTEX_SLOTS ((MINK_EPA_MAX_VERTICES + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES)
 #define NO_FACE 0xffffu
 
 /* Indices in bytes: vertices and faces fit in 8 bits, an edge reference
@@ -29,12 +30,29 @@ typedef struct simd_poly {
     edge_ref adj[MINK_EPA_MAX_FACES][3];  /* across edge (v[i], v[i+1]): that edge there */
     uint8_t free_list[MINK_EPA_MAX_FACES];
     simd_vertex vert[MINK_EPA_MAX_VERTICES];
+    /* the vertices' w and ids again in lanes, for the duplicate scan */
+    _Alignas(64) float wx[VERTEX_SLOTS];
+    _Alignas(64) float wy[VERTEX_SLOTS];
+    _Alignas(64) float wz[VERTEX_SLOTS];
+    _Alignas(64) uint32_t ia[VERTEX_SLOTS];
+    _Alignas(64) uint32_t ib[VERTEX_SLOTS];
     unsigned nv, nf, nfree;
 } simd_poly;
 
 /* No face slot is read before it is handed out: add_face sets d = +inf
  * over each new lane group. */
 static void poly_reset(simd_poly *P) { P->nv = P->nf = P->nfree = 0; }
+
+/* Copies vertex i into the lanes has_vertex scans. */
+static void index_vertex(simd_poly *P, unsigned i)
+{
+    const simd_vertex *v = &P->vert[i];
+    P->wx[i] = v4_x(v->w);
+    P->wy[i] = v4_y(v->w);
+    P->wz[i] = v4_z(v->w);
+    P->ia[i] = v->ia;
+    P->ib[i] = v->ib;
+}
 
 static unsigned add_vertex(simd_poly *P, const simd_vertex *v)
 {
@@ -112,6 +130,7 @@ static int build_start(simd_poly *P)
     for (unsigned f = 0; f < 4; ++f)
         if (add_face(P, faces[f][0], faces[f][1], faces[f][2]) != f) return 0;
     memcpy(P->adj, adj, sizeof adj);
+    for (unsigned i = 0; i < 4; ++i) index_vertex(P, i); /* blow_up may have moved them */
     return 1;
 }
 
@@ -246,10 +265,19 @@ static void mark_seen(simd_poly *P, v4 w, v4 n0, float eps)
     }
 }
 
+/* w is a vertex already: same feature ids or same point. Lanes past nv
+ * hold stale or no data, so they are masked off. */
 static int has_vertex(const simd_poly *P, const simd_vertex *w)
 {
-    for (unsigned i = 0; i < P->nv; ++i)
-        if ((P->vert[i].ia == w->ia && P->vert[i].ib == w->ib) || v4_all(v4_cmpeq(P->vert[i].w, w->w))) return 1;
+    const vw wx = vw_splat(v4_x(w->w)), wy = vw_splat(v4_y(w->w)), wz = vw_splat(v4_z(w->w));
+    const vw nv = vw_splat((float)P->nv), step = vw_splat((float)MINK_W_LANES);
+    vw idx = vw_iota();
+    for (unsigned i = 0; i < P->nv; i += MINK_W_LANES) {
+        const vwm same_ids = vw_and(vw_cmpeq_u32(P->ia + i, w->ia), vw_cmpeq_u32(P->ib + i, w->ib));
+        const vwm same_w = vw_and(vw_and(vw_cmpeq(vw_load(P->wx + i), wx), vw_cmpeq(vw_load(P->wy + i), wy)), vw_cmpeq(vw_load(P->wz + i), wz));
+        if (!vw_none(vw_and(vw_or(same_ids, same_w), vw_cmpgt(nv, idx)))) return 1;
+        idx = vw_add(idx, step);
+    }
     return 0;
 }
 
@@ -412,6 +440,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
             return;
         }
         const unsigned iw = add_vertex(&P, &w);
+        index_vertex(&P, iw);
         if (!expand(&P, f, best.n, iw, tol)) {
             /* face capacity or a horizon broken by rounding: the last
              * consistent closest face (its vertices are never removed) */
