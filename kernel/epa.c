@@ -26,8 +26,9 @@ typedef struct simd_poly {
     _Alignas(64) float nz[FACE_SLOTS];
     _Alignas(64) float d[FACE_SLOTS];
     _Alignas(64) float seen[FACE_SLOTS]; /* 1 when the new point sees the face */
-    uint8_t fv[MINK_EPA_MAX_FACES][3];    /* vertices, CCW from outside                 */
-    edge_ref adj[MINK_EPA_MAX_FACES][3];  /* across edge (v[i], v[i+1]): that edge there */
+    /* rows of 4 (the last unused), so an edge ref's bits are a row and column */
+    uint8_t fv[MINK_EPA_MAX_FACES][4];    /* vertices, CCW from outside                 */
+    edge_ref adj[MINK_EPA_MAX_FACES][4];  /* across edge (v[i], v[i+1]): that edge there */
     uint8_t free_list[MINK_EPA_MAX_FACES];
     simd_vertex vert[MINK_EPA_MAX_VERTICES];
     /* the vertices' w and ids again in lanes, for the duplicate scan */
@@ -117,7 +118,7 @@ static int build_start(simd_poly *P)
     static const unsigned char faces[4][3] = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}};
     /* adj[f][i]: the face across edge i of face f and that edge's index there */
 #define E(face, edge) ((face) << 2 | (edge))
-    static const edge_ref adj[4][3] = {{E(3, 2), E(2, 0), E(1, 0)}, {E(0, 2), E(2, 2), E(3, 0)},
+    static const edge_ref adj[4][4] = {{E(3, 2), E(2, 0), E(1, 0)}, {E(0, 2), E(2, 2), E(3, 0)},
                                        {E(0, 1), E(3, 1), E(1, 1)}, {E(1, 2), E(2, 1), E(0, 0)}};
 #undef E
     const v4 a = P->vert[0].w;
