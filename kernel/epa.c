@@ -256,13 +256,13 @@ static void mark_seen(simd_poly *P, v4 w, v4 n0, float eps)
     const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;
     const vw wx = vw_splat(v4_x(w)), wy = vw_splat(v4_y(w)), wz = vw_splat(v4_z(w));
     const vw ux = vw_splat(v4_x(n0)), uy = vw_splat(v4_y(n0)), uz = vw_splat(v4_z(n0));
-    const vw one = vw_splat(1.0f), zero = vw_splat(0.0f);
+    const vw one = vw_splat(1.0f);
     for (unsigned f = 0; f < slots; f += MINK_W_LANES) {
         const vw nx = vw_load(P->nx + f), ny = vw_load(P->ny + f), nz = vw_load(P->nz + f);
         const vw dist = vw_sub(vw_madd(nz, wz, vw_madd(ny, wy, vw_mul(nx, wx))), vw_load(P->d + f));
         const vw facing = vw_madd(nz, uz, vw_madd(ny, uy, vw_mul(nx, ux)));
         const vwm seen = vw_or(vw_cmpgt(dist, vw_splat(eps)), vw_and(vw_cmpgt(dist, vw_splat(-eps)), vw_cmpgt(facing, vw_splat(-0.5f))));
-        vw_store(P->seen + f, vw_select(seen, one, zero));
+        vw_store(P->seen + f, vw_and(seen, one)); /* 1 or 0 */
     }
 }
 
@@ -336,11 +336,12 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
 }
 
 /* A face's data, kept across an expansion that may recycle its slot. */
-typedef struct face_snap { unsigned v[3]; v4 n; float d; } face_snap;
+typedef struct face_snap { uint8_t v[4]; v4 n; float d; } face_snap;
 
 static face_snap snapshot(const simd_poly *P, unsigned f)
 {
-    face_snap F = {{P->fv[f][0], P->fv[f][1], P->fv[f][2]}, face_normal(P, f), P->d[f]};
+    face_snap F = {{0}, face_normal(P, f), P->d[f]};
+    memcpy(F.v, P->fv[f], sizeof F.v); /* the row, fourth byte unused */
     return F;
 }
 
