@@ -3,11 +3,22 @@
 #include "tolerance.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Face arrays padded to whole lanes; unused and dead faces have d = +inf,
  * so they never win the closest-face scan and never see a point. */
 #define FACE_SLOTS ((MINK_EPA_MAX_FACES + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES)
-#define NO_FACE 0xffffffffu
+#define VERTEX_SLOTS ((MINK_EPA_MAX_VERTICES + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES)
+#define NO_FACE 0xffffu
+
+/* Indices in bytes: vertices and faces fit in 8 bits, an edge reference
+ * (face << 2 | edge) in 16. */
+_Static_assert(MINK_EPA_MAX_VERTICES <= 256 && MINK_EPA_MAX_FACES <= 256, "indices are bytes");
+typedef uint16_t edge_ref;
+static edge_ref edge_to(unsigned face, unsigned edge) { return (edge_ref)(face << 2 | edge); }
+static unsigned ref_face(edge_ref r) { return r >> 2; }
+static unsigned ref_edge(edge_ref r) { return r & 3u; }
+static unsigned next_edge(unsigned e) { return e == 2 ? 0 : e + 1; }
 
 typedef struct simd_poly {
     _Alignas(64) float nx[FACE_SLOTS];
@@ -15,18 +26,33 @@ typedef struct simd_poly {
     _Alignas(64) float nz[FACE_SLOTS];
     _Alignas(64) float d[FACE_SLOTS];
     _Alignas(64) float seen[FACE_SLOTS]; /* 1 when the new point sees the face */
-    unsigned fv[MINK_EPA_MAX_FACES][3];       /* vertices, CCW from outside      */
-    unsigned adj[MINK_EPA_MAX_FACES][3];      /* face across edge (v[i], v[i+1]) */
-    unsigned adj_edge[MINK_EPA_MAX_FACES][3]; /* that edge's index there         */
-    unsigned free_list[MINK_EPA_MAX_FACES];
+    /* rows of 4 (the last unused), so an edge ref's bits are a row and column */
+    uint8_t fv[MINK_EPA_MAX_FACES][4];    /* vertices, CCW from outside                 */
+    edge_ref adj[MINK_EPA_MAX_FACES][4];  /* across edge (v[i], v[i+1]): that edge there */
+    uint8_t free_list[MINK_EPA_MAX_FACES];
     simd_vertex vert[MINK_EPA_MAX_VERTICES];
+    /* the vertices' w and ids again in lanes, for the duplicate scan */
+    _Alignas(64) float wx[VERTEX_SLOTS];
+    _Alignas(64) float wy[VERTEX_SLOTS];
+    _Alignas(64) float wz[VERTEX_SLOTS];
+    _Alignas(64) uint32_t ia[VERTEX_SLOTS];
+    _Alignas(64) uint32_t ib[VERTEX_SLOTS];
     unsigned nv, nf, nfree;
 } simd_poly;
 
-static void poly_reset(simd_poly *P)
+/* No face slot is read before it is handed out: add_face sets d = +inf
+ * over each new lane group. */
+static void poly_reset(simd_poly *P) { P->nv = P->nf = P->nfree = 0; }
+
+/* Copies vertex i into the lanes has_vertex scans. */
+static void index_vertex(simd_poly *P, unsigned i)
 {
-    for (unsigned f = 0; f < FACE_SLOTS; ++f) P->d[f] = INFINITY;
-    P->nv = P->nf = P->nfree = 0;
+    const simd_vertex *v = &P->vert[i];
+    P->wx[i] = v4_x(v->w);
+    P->wy[i] = v4_y(v->w);
+    P->wz[i] = v4_z(v->w);
+    P->ia[i] = v->ia;
+    P->ib[i] = v->ib;
 }
 
 static unsigned add_vertex(simd_poly *P, const simd_vertex *v)
@@ -49,6 +75,7 @@ static v4 normalized(v4 v)
     return v4_scale(s, 1.0f / sqrtf(v4_len2(s)));
 }
 
+/* A face over vertices a, b, c with its plane; adj is the caller's to set. */
 static unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
 {
     const v4 wa = P->vert[a].w, wb = P->vert[b].w, wc = P->vert[c].w;
@@ -56,22 +83,22 @@ static unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
     const float len2 = v4_len2(n);
     /* tiny n: its square loses precision (or underflows), so scale first */
     if (!(len2 > 1e-30f) && !v4_any(v4_cmpgt(v4_max(n, v4_neg(n)), v4_zero()))) return NO_FACE;
+    const v4 un = len2 > 1e-30f ? v4_scale(n, 1.0f / sqrtf(len2)) : normalized(n);
     unsigned f;
     if (P->nfree > 0) f = P->free_list[--P->nfree];
-    else if (P->nf < MINK_EPA_MAX_FACES) f = P->nf++;
-    else return NO_FACE;
-    const v4 un = len2 > 1e-30f ? v4_scale(n, 1.0f / sqrtf(len2)) : normalized(n);
-    float t[4];
-    v4_store(t, un);
-    P->nx[f] = t[0];
-    P->ny[f] = t[1];
-    P->nz[f] = t[2];
-    P->d[f] = v4_dot(un, v4_scale(v4_add(v4_add(wa, wb), wc), 1.0f / 3.0f));
-    if (!(P->d[f] < INFINITY)) P->d[f] = 3.0e38f; /* keep it alive, never closest */
-    P->fv[f][0] = a;
-    P->fv[f][1] = b;
-    P->fv[f][2] = c;
-    for (int i = 0; i < 3; ++i) P->adj[f][i] = P->adj_edge[f][i] = NO_FACE;
+    else if (P->nf < MINK_EPA_MAX_FACES) {
+        f = P->nf++;
+        /* the scans read whole lane groups: the rest of this one reads dead */
+        if (f % MINK_W_LANES == 0) vw_store(P->d + f, vw_splat(INFINITY));
+    } else return NO_FACE;
+    P->nx[f] = v4_x(un);
+    P->ny[f] = v4_y(un);
+    P->nz[f] = v4_z(un);
+    const float d = v4_dot(un, v4_scale(v4_add(v4_add(wa, wb), wc), 1.0f / 3.0f));
+    P->d[f] = d < INFINITY ? d : 3.0e38f; /* keep it alive, never closest */
+    P->fv[f][0] = (uint8_t)a;
+    P->fv[f][1] = (uint8_t)b;
+    P->fv[f][2] = (uint8_t)c;
     return f;
 }
 
@@ -80,7 +107,7 @@ static v4 face_normal(const simd_poly *P, unsigned f) { return v4_set(P->nx[f], 
 static void remove_face(simd_poly *P, unsigned f)
 {
     P->d[f] = INFINITY;
-    P->free_list[P->nfree++] = f;
+    P->free_list[P->nfree++] = (uint8_t)f;
 }
 
 /* The starting tetrahedron over vertices 0..3 with its adjacency written
@@ -89,9 +116,11 @@ static void remove_face(simd_poly *P, unsigned f)
 static int build_start(simd_poly *P)
 {
     static const unsigned char faces[4][3] = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}};
-    /* adj[f][i]: the face across edge i of face f, and that edge's index there */
-    static const unsigned char adj[4][3] = {{3, 2, 1}, {0, 2, 3}, {0, 3, 1}, {1, 2, 0}};
-    static const unsigned char adj_edge[4][3] = {{2, 0, 0}, {2, 2, 0}, {1, 1, 1}, {2, 1, 0}};
+    /* adj[f][i]: the face across edge i of face f and that edge's index there */
+#define E(face, edge) ((face) << 2 | (edge))
+    static const edge_ref adj[4][4] = {{E(3, 2), E(2, 0), E(1, 0)}, {E(0, 2), E(2, 2), E(3, 0)},
+                                       {E(0, 1), E(3, 1), E(1, 1)}, {E(1, 2), E(2, 1), E(0, 0)}};
+#undef E
     const v4 a = P->vert[0].w;
     const float vol = v4_dot(v4_sub(P->vert[3].w, a), v4_cross(v4_sub(P->vert[1].w, a), v4_sub(P->vert[2].w, a)));
     if (vol < 0.0f) {
@@ -99,16 +128,12 @@ static int build_start(simd_poly *P)
         P->vert[1] = P->vert[2];
         P->vert[2] = t;
     }
-    for (unsigned f = 0; f < 4; ++f) {
+    for (unsigned f = 0; f < 4; ++f)
         if (add_face(P, faces[f][0], faces[f][1], faces[f][2]) != f) return 0;
-        for (unsigned i = 0; i < 3; ++i) {
-            P->adj[f][i] = adj[f][i];
-            P->adj_edge[f][i] = adj_edge[f][i];
-        }
-    }
+    memcpy(P->adj, adj, sizeof adj);
+    for (unsigned i = 0; i < 4; ++i) index_vertex(P, i); /* blow_up may have moved them */
     return 1;
 }
-
 
 static v4 perpendicular(v4 e)
 {
@@ -231,90 +256,92 @@ static void mark_seen(simd_poly *P, v4 w, v4 n0, float eps)
     const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;
     const vw wx = vw_splat(v4_x(w)), wy = vw_splat(v4_y(w)), wz = vw_splat(v4_z(w));
     const vw ux = vw_splat(v4_x(n0)), uy = vw_splat(v4_y(n0)), uz = vw_splat(v4_z(n0));
-    const vw one = vw_splat(1.0f), zero = vw_splat(0.0f);
+    const vw one = vw_splat(1.0f);
     for (unsigned f = 0; f < slots; f += MINK_W_LANES) {
         const vw nx = vw_load(P->nx + f), ny = vw_load(P->ny + f), nz = vw_load(P->nz + f);
         const vw dist = vw_sub(vw_madd(nz, wz, vw_madd(ny, wy, vw_mul(nx, wx))), vw_load(P->d + f));
         const vw facing = vw_madd(nz, uz, vw_madd(ny, uy, vw_mul(nx, ux)));
         const vwm seen = vw_or(vw_cmpgt(dist, vw_splat(eps)), vw_and(vw_cmpgt(dist, vw_splat(-eps)), vw_cmpgt(facing, vw_splat(-0.5f))));
-        vw_store(P->seen + f, vw_select(seen, one, zero));
+        vw_store(P->seen + f, vw_and(seen, one)); /* 1 or 0 */
     }
 }
 
+/* w is a vertex already: same feature ids or same point. Lanes past nv
+ * hold stale or no data, so they are masked off. */
 static int has_vertex(const simd_poly *P, const simd_vertex *w)
 {
-    for (unsigned i = 0; i < P->nv; ++i)
-        if ((P->vert[i].ia == w->ia && P->vert[i].ib == w->ib) || v4_all(v4_cmpeq(P->vert[i].w, w->w))) return 1;
+    const vw wx = vw_splat(v4_x(w->w)), wy = vw_splat(v4_y(w->w)), wz = vw_splat(v4_z(w->w));
+    const vw nv = vw_splat((float)P->nv), step = vw_splat((float)MINK_W_LANES);
+    vw idx = vw_iota();
+    for (unsigned i = 0; i < P->nv; i += MINK_W_LANES) {
+        const vwm same_ids = vw_and(vw_cmpeq_u32(P->ia + i, w->ia), vw_cmpeq_u32(P->ib + i, w->ib));
+        const vwm same_w = vw_and(vw_and(vw_cmpeq(vw_load(P->wx + i), wx), vw_cmpeq(vw_load(P->wy + i), wy)), vw_cmpeq(vw_load(P->wz + i), wz));
+        if (!vw_none(vw_and(vw_or(same_ids, same_w), vw_cmpgt(nv, idx)))) return 1;
+        idx = vw_add(idx, step);
+    }
     return 0;
 }
 
-static int expand(simd_poly *P, unsigned f0, unsigned iw, float eps)
+/* Replaces the faces w (vertex iw) sees, found by a walk from f0 (normal
+ * n0) over the faces adjacent to seen ones, by a fan from w to the horizon. */
+static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
 {
-    typedef struct { unsigned face, edge; } edge_ref;
+    /* a horizon edge: face g's edge e, which runs from vertex `from` to `to` */
+    typedef struct { edge_ref edge; uint8_t from, to; } horizon_edge;
     edge_ref stack[2 * MINK_EPA_MAX_FACES + 4];
-    edge_ref horizon[MINK_EPA_MAX_FACES];
-    unsigned nstack = 0, nhorizon = 0;
+    horizon_edge horizon[MINK_EPA_MAX_FACES];
+    uint16_t by_start[MINK_EPA_MAX_VERTICES]; /* new face from horizon vertex v */
+    unsigned nstack = 3, nhorizon = 0;
 
-    mark_seen(P, P->vert[iw].w, face_normal(P, f0), eps);
+    mark_seen(P, P->vert[iw].w, n0, eps);
     remove_face(P, f0);
-    for (unsigned i = 0; i < 3; ++i) {
-        stack[nstack].face = P->adj[f0][i];
-        stack[nstack].edge = P->adj_edge[f0][i];
-        nstack++;
-    }
+    for (unsigned i = 0; i < 3; ++i) stack[i] = P->adj[f0][i];
     while (nstack > 0) {
-        const edge_ref e = stack[--nstack];
-        if (!alive(P, e.face)) continue;
-        if (P->seen[e.face] > 0.0f) {
-            remove_face(P, e.face);
-            for (unsigned k = 1; k <= 2; ++k) {
-                const unsigned i = (e.edge + k) % 3;
-                if (nstack >= sizeof stack / sizeof stack[0]) return 0;
-                stack[nstack].face = P->adj[e.face][i];
-                stack[nstack].edge = P->adj_edge[e.face][i];
-                nstack++;
-            }
+        const edge_ref r = stack[--nstack];
+        const unsigned g = ref_face(r), e = ref_edge(r);
+        if (!alive(P, g)) continue;
+        if (P->seen[g] > 0.0f) {
+            remove_face(P, g);
+            if (nstack + 2 > sizeof stack / sizeof stack[0]) return 0;
+            const unsigned e1 = next_edge(e);
+            stack[nstack++] = P->adj[g][e1];
+            stack[nstack++] = P->adj[g][next_edge(e1)];
         } else {
             if (nhorizon >= MINK_EPA_MAX_FACES) return 0;
-            horizon[nhorizon++] = e;
+            const unsigned from = P->fv[g][next_edge(e)];
+            horizon[nhorizon++] = (horizon_edge){r, (uint8_t)from, P->fv[g][e]};
+            by_start[from] = NO_FACE;
         }
     }
 
-    unsigned by_start[MINK_EPA_MAX_VERTICES];
-    unsigned made[MINK_EPA_MAX_FACES];
     if (nhorizon < 3) return 0; /* nothing left to fan: not a closed polytope */
-    for (unsigned k = 0; k < nhorizon; ++k) by_start[P->fv[horizon[k].face][(horizon[k].edge + 1) % 3]] = NO_FACE;
     for (unsigned k = 0; k < nhorizon; ++k) {
-        const unsigned g = horizon[k].face, e = horizon[k].edge;
-        const unsigned a = P->fv[g][(e + 1) % 3], b = P->fv[g][e];
+        const unsigned a = horizon[k].from;
         if (by_start[a] != NO_FACE) return 0;
-        const unsigned f = add_face(P, a, b, iw);
+        const unsigned f = add_face(P, a, horizon[k].to, iw);
         if (f == NO_FACE) return 0;
-        P->adj[f][0] = g;
-        P->adj_edge[f][0] = e;
-        P->adj[g][e] = f;
-        P->adj_edge[g][e] = 0;
-        by_start[a] = f;
-        made[k] = f;
+        const edge_ref r = horizon[k].edge;
+        P->adj[f][0] = r;
+        P->adj[ref_face(r)][ref_edge(r)] = edge_to(f, 0);
+        by_start[a] = (uint16_t)f;
     }
+    /* each new face's edge 1, (b, w), meets the edge 2, (w, b), of the one from b */
     for (unsigned k = 0; k < nhorizon; ++k) {
-        const unsigned f = made[k], b = P->fv[f][1];
-        const unsigned g = by_start[b];
+        const unsigned b = horizon[k].to, f = by_start[horizon[k].from], g = by_start[b];
         if (g == NO_FACE || P->fv[g][0] != b) return 0;
-        P->adj[f][1] = g;
-        P->adj_edge[f][1] = 2;
-        P->adj[g][2] = f;
-        P->adj_edge[g][2] = 1;
+        P->adj[f][1] = edge_to(g, 2);
+        P->adj[g][2] = edge_to(f, 1);
     }
     return 1;
 }
 
 /* A face's data, kept across an expansion that may recycle its slot. */
-typedef struct face_snap { unsigned v[3]; v4 n; float d; } face_snap;
+typedef struct face_snap { uint8_t v[4]; v4 n; float d; } face_snap;
 
 static face_snap snapshot(const simd_poly *P, unsigned f)
 {
-    face_snap F = {{P->fv[f][0], P->fv[f][1], P->fv[f][2]}, face_normal(P, f), P->d[f]};
+    face_snap F = {{0}, face_normal(P, f), P->d[f]};
+    memcpy(F.v, P->fv[f], sizeof F.v); /* the row, fourth byte unused */
     return F;
 }
 
@@ -415,7 +442,8 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
             return;
         }
         const unsigned iw = add_vertex(&P, &w);
-        if (!expand(&P, f, iw, tol)) {
+        index_vertex(&P, iw);
+        if (!expand(&P, f, best.n, iw, tol)) {
             /* face capacity or a horizon broken by rounding: the last
              * consistent closest face (its vertices are never removed) */
             face_answer(&P, best, 0, tol, out);

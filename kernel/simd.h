@@ -278,6 +278,26 @@ MINK_INLINE vwm vw_cmpeq(vw a, vw b) { return simde_mm_cmpeq_ps(a, b); }
 MINK_INLINE vw vw_from_v4(v4 a) { return a; }
 #endif
 
+/* Lanes of the aligned array p (MINK_W_LANES of them) that equal x, as a
+ * mask: integer equality, for ids kept alongside float lanes. */
+#if MINK_W_LANES == 16
+MINK_INLINE vwm vw_cmpeq_u32(const uint32_t *p, uint32_t x)
+{
+    const simde__mmask16 m = simde_mm512_cmpeq_epi32_mask(simde_mm512_load_si512(p), simde_mm512_set1_epi32((int32_t)x));
+    return simde_mm512_castsi512_ps(simde_mm512_movm_epi32(m));
+}
+#elif MINK_W_LANES == 8
+MINK_INLINE vwm vw_cmpeq_u32(const uint32_t *p, uint32_t x)
+{
+    return simde_mm256_castsi256_ps(simde_mm256_cmpeq_epi32(simde_mm256_load_si256((const simde__m256i *)p), simde_mm256_set1_epi32((int32_t)x)));
+}
+#else
+MINK_INLINE vwm vw_cmpeq_u32(const uint32_t *p, uint32_t x)
+{
+    return simde_mm_castsi128_ps(simde_mm_cmpeq_epi32(simde_mm_load_si128((const simde__m128i *)p), simde_mm_set1_epi32((int32_t)x)));
+}
+#endif
+
 /* Max of the four lanes, in every lane. */
 MINK_INLINE v4 v4_hmax_splat(v4 a)
 {
