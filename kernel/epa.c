@@ -63,6 +63,16 @@ static unsigned add_vertex(simd_poly *P, const simd_vertex *v)
 
 static int alive(const simd_poly *P, unsigned f) { return P->d[f] != INFINITY; }
 
+/* d[f] = value as a store of f's whole lane group: the closest-face scan
+ * loads that group right after, and a load that spans a pending
+ * single-float store stalls until the store retires. */
+static void set_distance(simd_poly *P, unsigned f, float value)
+{
+    float *group = P->d + f / MINK_W_LANES * MINK_W_LANES;
+    const vwm lane = vw_cmpeq(vw_iota(), vw_splat((float)(f % MINK_W_LANES)));
+    vw_store(group, vw_select(lane, vw_splat(value), vw_load(group)));
+}
+
 /* v / |v|, scaled by its largest component first: the cross products of
  * a shape 1e-11 across have squares in the denormals, where 1/sqrt(|v|^2)
  * loses its precision (a normal came out 1.12 long). */
@@ -95,7 +105,7 @@ static unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
     P->ny[f] = v4_y(un);
     P->nz[f] = v4_z(un);
     const float d = v4_dot(un, v4_scale(v4_add(v4_add(wa, wb), wc), 1.0f / 3.0f));
-    P->d[f] = d < INFINITY ? d : 3.0e38f; /* keep it alive, never closest */
+    set_distance(P, f, d < INFINITY ? d : 3.0e38f); /* kept alive, never closest */
     P->fv[f][0] = (uint8_t)a;
     P->fv[f][1] = (uint8_t)b;
     P->fv[f][2] = (uint8_t)c;
@@ -106,7 +116,7 @@ static v4 face_normal(const simd_poly *P, unsigned f) { return v4_set(P->nx[f], 
 
 static void remove_face(simd_poly *P, unsigned f)
 {
-    P->d[f] = INFINITY;
+    set_distance(P, f, INFINITY);
     P->free_list[P->nfree++] = (uint8_t)f;
 }
 
@@ -310,7 +320,7 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
             if (nhorizon >= MINK_EPA_MAX_FACES) return 0;
             const unsigned from = P->fv[g][next_edge(e)];
             horizon[nhorizon++] = (horizon_edge){r, (uint8_t)from, P->fv[g][e]};
-            by_start[from] = NO_FACE;
+            by_start[from] = by_start[P->fv[g][e]] = NO_FACE; /* both ends defined */
         }
     }
 
