@@ -106,9 +106,9 @@ static unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
     P->nz[f] = v4_z(un);
     const float d = v4_dot(un, v4_scale(v4_add(v4_add(wa, wb), wc), 1.0f / 3.0f));
     set_distance(P, f, d < INFINITY ? d : 3.0e38f); /* kept alive, never closest */
-    P->fv[f][0] = (uint8_t)a;
-    P->fv[f][1] = (uint8_t)b;
-    P->fv[f][2] = (uint8_t)c;
+    /* the row in one store: snapshot() loads it whole */
+    const uint8_t row[4] = {(uint8_t)a, (uint8_t)b, (uint8_t)c, 0};
+    memcpy(P->fv[f], row, sizeof row);
     return f;
 }
 
