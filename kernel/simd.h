@@ -103,6 +103,17 @@ MINK_INLINE int v4_all(v4m m)
     const simde__m128i i = simde_mm_castps_si128(m);
     return simde_mm_test_all_ones(i);
 }
+/* The mask as bits: bit i set iff lane i is. A movemask on x86; elsewhere
+ * (no cheap movemask on NEON) a sum of the lanes' weights 1, 2, 4, 8. */
+#if defined(SIMDE_X86_SSE_NATIVE)
+MINK_INLINE uint32_t v4_mask_bits(v4m m) { return (uint32_t)simde_mm_movemask_ps(m); }
+#else
+MINK_INLINE uint32_t v4_mask_bits(v4m m)
+{
+    const v4 w = simde_mm_and_ps(m, v4_set(1.0f, 2.0f, 4.0f, 8.0f));
+    return (uint32_t)v4_x(v4_hsum_splat(w));
+}
+#endif
 /* Lanes x, y, z kept; pad lane zeroed. */
 MINK_INLINE v4 v4_xyz(v4 a) { return simde_mm_blend_ps(a, simde_mm_setzero_ps(), 8); }
 

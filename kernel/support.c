@@ -45,22 +45,15 @@ void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *
     pair->support_calls = 0;
 }
 
-/* Index of a lane pattern as a float: mask lanes weighted 1, 2, 4. */
-static uint32_t mask_bits(v4m m)
-{
-    const v4 w = simde_mm_and_ps(m, v4_set(1.0f, 2.0f, 4.0f, 0.0f));
-    return (uint32_t)v4_x(v4_hsum_splat(w));
-}
-
 /* d's dot products with one lane-width of hull points, from point i. */
-static inline vw hull_dots(const mink_shape *s, uint32_t i, vw dx, vw dy, vw dz)
+static inline vw hull_dots(const mink_shape *s, size_t i, vw dx, vw dy, vw dz)
 {
     return vw_fma(vw_load(s->z + i), dz, vw_fma(vw_load(s->y + i), dy, vw_mul(vw_load(s->x + i), dx)));
 }
 
 /* End of the scan: the lane-widths holding real points. The padding past
  * them copies vertex 0, which it can only tie with, so it is skipped. */
-static inline uint32_t hull_scan_end(const mink_shape *s)
+static inline size_t hull_scan_end(const mink_shape *s)
 {
     return (s->count + (MINK_W_LANES - 1)) & ~(uint32_t)(MINK_W_LANES - 1);
 }
@@ -82,9 +75,8 @@ static inline uint32_t hull_argmax(const mink_shape *s, v4 d)
 {
     const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
     const vw none = vw_splat(-INFINITY);
-    const uint32_t end = hull_scan_end(s);
     vw best0 = vw_max(hull_dots(s, 0, dx, dy, dz), none);
-    if (end == MINK_W_LANES) /* one lane-width: lane = index */
+    if (s->count <= MINK_W_LANES) /* one lane-width: lane = index */
         return vw_first_lane(vw_cmpeq(best0, vw_from_v4(v4_hmax_splat(vw_fold_max(best0)))));
 
     /* Two running maxima (even and odd lane-widths) hide the latency of the
@@ -93,7 +85,8 @@ static inline uint32_t hull_argmax(const mink_shape *s, v4 d)
     vw idx0 = vw_iota(), idx1 = vw_add(idx0, vw_splat((float)MINK_W_LANES));
     vw best1 = vw_max(hull_dots(s, MINK_W_LANES, dx, dy, dz), none);
     vw best_i0 = idx0, best_i1 = idx1;
-    uint32_t i = 2 * MINK_W_LANES;
+    const size_t end = hull_scan_end(s);
+    size_t i = 2 * MINK_W_LANES;
     for (; i + MINK_W_LANES < end; i += 2 * MINK_W_LANES) {
         idx0 = vw_add(idx0, step);
         idx1 = vw_add(idx1, step);
@@ -122,7 +115,7 @@ static inline v4 support_local(const mink_shape *s, v4 d, uint32_t *index)
     case MINK_SHAPE_BOX: {
         const v4m pos = v4_cmpge(d, v4_zero());
         const v4 h = v4_set(s->half[0], s->half[1], s->half[2], 0.0f);
-        *index = mask_bits(pos);
+        *index = v4_mask_bits(pos) & 7u; /* corner bits zyx */
         return v4_select(pos, h, v4_neg(h));
     }
     case MINK_SHAPE_CAPSULE: {
@@ -143,10 +136,10 @@ v4 mink_simd_support_local(const mink_shape *s, v4 d, uint32_t *index) { return 
 static float hull_support_dot(const mink_shape *s, v4 d)
 {
     const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
-    const uint32_t end = hull_scan_end(s);
+    const size_t end = hull_scan_end(s);
     /* two running maxima: half the latency chain on large hulls */
     vw best0 = hull_dots(s, 0, dx, dy, dz), best1 = best0;
-    uint32_t i = MINK_W_LANES;
+    size_t i = MINK_W_LANES;
     for (; i + MINK_W_LANES < end; i += 2 * MINK_W_LANES) {
         best0 = vw_max(best0, hull_dots(s, i, dx, dy, dz));
         best1 = vw_max(best1, hull_dots(s, i + MINK_W_LANES, dx, dy, dz));
@@ -165,22 +158,6 @@ float mink_simd_support_dot(const mink_shape *s, v4 d)
     }
     case MINK_SHAPE_CAPSULE: return fabsf(v4_y(d)) * s->half[1];
     default: return 0.0f;
-    }
-}
-
-v4 mink_simd_core_point(const mink_shape *s, uint32_t index)
-{
-    switch (s->type) {
-    case MINK_SHAPE_CAPSULE:
-        return v4_set(0, (index & 1u) ? s->half[1] : -s->half[1], 0, 0);
-    case MINK_SHAPE_BOX:
-        return v4_set((index & 1u) ? s->half[0] : -s->half[0], (index & 2u) ? s->half[1] : -s->half[1],
-                      (index & 4u) ? s->half[2] : -s->half[2], 0);
-    case MINK_SHAPE_HULL:
-        if (index >= s->count) index = 0;
-        return v4_set(s->x[index], s->y[index], s->z[index], 0);
-    default:
-        return v4_zero();
     }
 }
 
