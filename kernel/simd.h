@@ -103,6 +103,17 @@ MINK_INLINE int v4_all(v4m m)
     const simde__m128i i = simde_mm_castps_si128(m);
     return simde_mm_test_all_ones(i);
 }
+/* The mask as bits: bit i set iff lane i is. A movemask on x86; elsewhere
+ * (no cheap movemask on NEON) a sum of the lanes' weights 1, 2, 4, 8. */
+#if defined(SIMDE_X86_SSE_NATIVE)
+MINK_INLINE uint32_t v4_mask_bits(v4m m) { return (uint32_t)simde_mm_movemask_ps(m); }
+#else
+MINK_INLINE uint32_t v4_mask_bits(v4m m)
+{
+    const v4 w = simde_mm_and_ps(m, v4_set(1.0f, 2.0f, 4.0f, 8.0f));
+    return (uint32_t)v4_x(v4_hsum_splat(w));
+}
+#endif
 /* Lanes x, y, z kept; pad lane zeroed. */
 MINK_INLINE v4 v4_xyz(v4 a) { return simde_mm_blend_ps(a, simde_mm_setzero_ps(), 8); }
 
@@ -309,6 +320,21 @@ MINK_INLINE v4 v4_hmin_splat(v4 a)
     const v4 m = simde_mm_min_ps(a, simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
     return simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
 }
+
+/* The lowest set lane of a mask with at least one lane set. A movemask on
+ * x86; elsewhere (no cheap movemask on NEON) a min over the lane numbers. */
+#if MINK_W_LANES == 16
+MINK_INLINE uint32_t vw_first_lane(vwm m)
+{
+    return (uint32_t)__builtin_ctz((unsigned)simde_mm512_movepi32_mask(simde_mm512_castps_si512(m)));
+}
+#elif MINK_W_LANES == 8
+MINK_INLINE uint32_t vw_first_lane(vwm m) { return (uint32_t)__builtin_ctz((unsigned)simde_mm256_movemask_ps(m)); }
+#elif defined(SIMDE_X86_SSE_NATIVE)
+MINK_INLINE uint32_t vw_first_lane(vwm m) { return (uint32_t)__builtin_ctz((unsigned)simde_mm_movemask_ps(m)); }
+#else
+MINK_INLINE uint32_t vw_first_lane(vwm m) { return (uint32_t)v4_x(v4_hmin_splat(v4_select(m, vw_iota(), v4_splat(4.0f)))); }
+#endif
 
 MINK_INLINE uint32_t vw_argmax(vw value, vw index, float *best)
 {

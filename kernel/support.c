@@ -45,55 +45,77 @@ void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *
     pair->support_calls = 0;
 }
 
-/* Index of a lane pattern as a float: mask lanes weighted 1, 2, 4. */
-static uint32_t mask_bits(v4m m)
+/* d's dot products with one lane-width of hull points, from point i. */
+static inline vw hull_dots(const mink_shape *s, size_t i, vw dx, vw dy, vw dz)
 {
-    const v4 w = simde_mm_and_ps(m, v4_set(1.0f, 2.0f, 4.0f, 0.0f));
-    return (uint32_t)v4_x(v4_hsum_splat(w));
+    return vw_fma(vw_load(s->z + i), dz, vw_fma(vw_load(s->y + i), dy, vw_mul(vw_load(s->x + i), dx)));
 }
 
-/* One lane-width of dot products folded into a running max and its index. */
+/* End of the scan: the lane-widths holding real points. The padding past
+ * them copies vertex 0, which it can only tie with, so it is skipped. */
+static inline size_t hull_scan_end(const mink_shape *s)
+{
+    return (s->count + (MINK_W_LANES - 1)) & ~(uint32_t)(MINK_W_LANES - 1);
+}
+
+/* One lane-width folded into a running max and its index: strictly greater
+ * wins, so each lane keeps its lowest index among equal maxima. */
 #define SCAN_STEP(best, best_i, idx, i)                                                                \
     do {                                                                                               \
-        const vw dot_ = vw_fma(vw_load(s->z + (i)), dz, vw_fma(vw_load(s->y + (i)), dy, vw_mul(vw_load(s->x + (i)), dx))); \
-        const vwm better_ = vw_cmpgt(dot_, best);                                                     \
-        best = vw_select(better_, dot_, best);                                                         \
+        const vw dot_ = hull_dots(s, (i), dx, dy, dz);                                                 \
+        const vwm better_ = vw_cmpgt(dot_, best);                                                      \
+        best = vw_max(dot_, best); /* = select(better_, dot_, best) */                                 \
         best_i = vw_select(better_, idx, best_i);                                                      \
     } while (0)
 
-static v4 hull_support(const mink_shape *s, v4 d, uint32_t *index)
+/* The support vertex's index: the lowest index among the largest dot
+ * products. NaN dot products never win (max(NaN, x) is x), and if no dot
+ * product beats -inf the answer is vertex 0. */
+static inline uint32_t hull_argmax(const mink_shape *s, v4 d)
 {
     const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
+    const vw none = vw_splat(-INFINITY);
+    vw best0 = vw_max(hull_dots(s, 0, dx, dy, dz), none);
+    if (s->count <= MINK_W_LANES) /* one lane-width: lane = index */
+        return vw_first_lane(vw_cmpeq(best0, vw_from_v4(v4_hmax_splat(vw_fold_max(best0)))));
+
+    /* Two running maxima (even and odd lane-widths) hide the latency of the
+     * compare-select chain. */
     const vw step = vw_splat(2.0f * MINK_W_LANES);
-    /* Two independent running maxima (even and odd steps) hide the latency
-     * of the compare-select chain; each keeps its first maximum per lane.
-     * Padding lanes copy vertex 0: they can tie, never win (lowest index). */
-    vw best0 = vw_splat(-INFINITY), best_i0 = vw_splat(0.0f), idx0 = vw_iota();
-    vw best1 = best0, best_i1 = best_i0, idx1 = vw_add(idx0, vw_splat((float)MINK_W_LANES));
-    uint32_t i = 0;
-    for (; i + 2 * MINK_W_LANES <= s->padded; i += 2 * MINK_W_LANES) {
-        SCAN_STEP(best0, best_i0, idx0, i);
-        SCAN_STEP(best1, best_i1, idx1, i + MINK_W_LANES);
+    vw idx0 = vw_iota(), idx1 = vw_add(idx0, vw_splat((float)MINK_W_LANES));
+    vw best1 = vw_max(hull_dots(s, MINK_W_LANES, dx, dy, dz), none);
+    vw best_i0 = idx0, best_i1 = idx1;
+    const size_t end = hull_scan_end(s);
+    size_t i = 2 * MINK_W_LANES;
+    for (; i + MINK_W_LANES < end; i += 2 * MINK_W_LANES) {
         idx0 = vw_add(idx0, step);
         idx1 = vw_add(idx1, step);
+        SCAN_STEP(best0, best_i0, idx0, i);
+        SCAN_STEP(best1, best_i1, idx1, i + MINK_W_LANES);
     }
-    if (i < s->padded) SCAN_STEP(best0, best_i0, idx0, i);
-    /* merge: the larger value, or on a tie the lower index */
-    const vwm take1 = vw_or(vw_cmpgt(best1, best0), vw_and(vw_cmpeq(best1, best0), vw_cmpgt(best_i0, best_i1)));
-    float top;
-    uint32_t k = vw_argmax(vw_select(take1, best1, best0), vw_select(take1, best_i1, best_i0), &top);
-    if (k >= s->count) k = 0; /* only if every dot is NaN: cannot happen for finite input */
-    *index = k;
-    return v4_set(s->x[k], s->y[k], s->z[k], 0.0f);
+    if (i < end) SCAN_STEP(best0, best_i0, vw_add(idx0, step), i);
+    /* the lowest index over both sets of lanes holding the maximum */
+    const vw top = vw_from_v4(v4_hmax_splat(vw_fold_max(vw_max(best0, best1))));
+    const vw none_i = vw_splat(3.0e38f);
+    const vw cand = vw_min(vw_select(vw_cmpeq(best0, top), best_i0, none_i),
+                           vw_select(vw_cmpeq(best1, top), best_i1, none_i));
+    return (uint32_t)v4_x(v4_hmin_splat(vw_fold_min(cand)));
 }
 
-v4 mink_simd_support_local(const mink_shape *s, v4 d, uint32_t *index)
+/* The support point and index of any core. */
+static inline v4 support_local(const mink_shape *s, v4 d, uint32_t *index)
 {
     switch (s->type) {
+    case MINK_SHAPE_HULL: {
+        uint32_t k = hull_argmax(s, d);
+        if (k >= s->count) k = 0; /* cannot happen: defence against a bad shape */
+        *index = k;
+        return v4_set(s->x[k], s->y[k], s->z[k], 0.0f);
+    }
     case MINK_SHAPE_BOX: {
         const v4m pos = v4_cmpge(d, v4_zero());
         const v4 h = v4_set(s->half[0], s->half[1], s->half[2], 0.0f);
-        *index = mask_bits(pos);
+        *index = v4_mask_bits(pos) & 7u; /* corner bits zyx */
         return v4_select(pos, h, v4_neg(h));
     }
     case MINK_SHAPE_CAPSULE: {
@@ -102,56 +124,40 @@ v4 mink_simd_support_local(const mink_shape *s, v4 d, uint32_t *index)
         *index = v4_any(pos) ? 1u : 0u;
         return v4_select(pos, h, v4_neg(h));
     }
-    case MINK_SHAPE_HULL:
-        return hull_support(s, d, index);
     default:
         *index = 0;
         return v4_zero();
     }
 }
 
+v4 mink_simd_support_local(const mink_shape *s, v4 d, uint32_t *index) { return support_local(s, d, index); }
+
 /* The largest dot product alone: no index to carry, one reduction. */
 static float hull_support_dot(const mink_shape *s, v4 d)
 {
     const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
-    vw best0 = vw_splat(-INFINITY), best1 = best0;
-    uint32_t i = 0;
-    for (; i + 2 * MINK_W_LANES <= s->padded; i += 2 * MINK_W_LANES) {
-        best0 = vw_max(best0, vw_fma(vw_load(s->z + i), dz, vw_fma(vw_load(s->y + i), dy, vw_mul(vw_load(s->x + i), dx))));
-        const uint32_t j = i + MINK_W_LANES;
-        best1 = vw_max(best1, vw_fma(vw_load(s->z + j), dz, vw_fma(vw_load(s->y + j), dy, vw_mul(vw_load(s->x + j), dx))));
+    const size_t end = hull_scan_end(s);
+    /* two running maxima: half the latency chain on large hulls */
+    vw best0 = hull_dots(s, 0, dx, dy, dz), best1 = best0;
+    size_t i = MINK_W_LANES;
+    for (; i + MINK_W_LANES < end; i += 2 * MINK_W_LANES) {
+        best0 = vw_max(best0, hull_dots(s, i, dx, dy, dz));
+        best1 = vw_max(best1, hull_dots(s, i + MINK_W_LANES, dx, dy, dz));
     }
-    if (i < s->padded)
-        best0 = vw_max(best0, vw_fma(vw_load(s->z + i), dz, vw_fma(vw_load(s->y + i), dy, vw_mul(vw_load(s->x + i), dx))));
+    if (i < end) best0 = vw_max(best0, hull_dots(s, i, dx, dy, dz));
     return v4_x(v4_hmax_splat(vw_fold_max(vw_max(best0, best1))));
 }
 
 float mink_simd_support_dot(const mink_shape *s, v4 d)
 {
     switch (s->type) {
+    case MINK_SHAPE_HULL: return hull_support_dot(s, d);
     case MINK_SHAPE_BOX: {
         const v4 h = v4_set(s->half[0], s->half[1], s->half[2], 0.0f);
         return v4_dot(v4_max(d, v4_neg(d)), h);
     }
     case MINK_SHAPE_CAPSULE: return fabsf(v4_y(d)) * s->half[1];
-    case MINK_SHAPE_HULL: return hull_support_dot(s, d);
     default: return 0.0f;
-    }
-}
-
-v4 mink_simd_core_point(const mink_shape *s, uint32_t index)
-{
-    switch (s->type) {
-    case MINK_SHAPE_CAPSULE:
-        return v4_set(0, (index & 1u) ? s->half[1] : -s->half[1], 0, 0);
-    case MINK_SHAPE_BOX:
-        return v4_set((index & 1u) ? s->half[0] : -s->half[0], (index & 2u) ? s->half[1] : -s->half[1],
-                      (index & 4u) ? s->half[2] : -s->half[2], 0);
-    case MINK_SHAPE_HULL:
-        if (index >= s->count) index = 0;
-        return v4_set(s->x[index], s->y[index], s->z[index], 0);
-    default:
-        return v4_zero();
     }
 }
 
@@ -161,8 +167,8 @@ simd_vertex mink_simd_support_pair(simd_pair *pair, v4 d)
     /* d in B's frame: R^T d = d.x*row0 + d.y*row1 + d.z*row2 */
     const v4 db = v4_madd(v4_splat_z(d), pair->row[2],
                           v4_madd(v4_splat_y(d), pair->row[1], v4_mul(v4_splat_x(d), pair->row[0])));
-    v.pa = mink_simd_support_local(pair->a, v4_neg(d), &v.ia);
-    const v4 sb = mink_simd_support_local(pair->b, db, &v.ib);
+    v.pa = support_local(pair->a, v4_neg(d), &v.ia);
+    const v4 sb = support_local(pair->b, db, &v.ib);
     /* R sb = sb.x*col0 + sb.y*col1 + sb.z*col2, plus the offset */
     v.pb = v4_madd(v4_splat_z(sb), pair->col[2],
                    v4_madd(v4_splat_y(sb), pair->col[1], v4_madd(v4_splat_x(sb), pair->col[0], pair->pos_b)));
