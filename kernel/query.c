@@ -33,8 +33,7 @@ static void query_begin(simd_query *q, const mink_shape *a, const mink_pose *pa,
     /* The cached simplex, re-evaluated at the new poses. */
     for (unsigned i = 0; q->have_cache && i < q->cached.count; ++i) {
         simd_vertex *v = &q->seed[q->nseed++];
-        v->ia = q->cached.ia[i];
-        v->ib = q->cached.ib[i];
+        simd_vertex_set_ids(v, q->cached.ia[i], q->cached.ib[i]);
         v->pa = mink_simd_core_point(a, v->ia);
         v->pb = v4_add(rot_apply(q->pair.row, mink_simd_core_point(b, v->ib)), q->pair.pos_b);
         v->w = v4_sub(v->pb, v->pa);

@@ -114,6 +114,11 @@ MINK_INLINE uint32_t v4_mask_bits(v4m m)
     return (uint32_t)v4_x(v4_hsum_splat(w));
 }
 #endif
+/* Four 32-bit integers in one 16-byte store (p need not be aligned). */
+MINK_INLINE void u32x4_store(uint32_t *p, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    simde_mm_storeu_si128((simde__m128i *)(void *)p, simde_mm_set_epi32((int32_t)d, (int32_t)c, (int32_t)b, (int32_t)a));
+}
 /* Lanes x, y, z kept; pad lane zeroed. */
 MINK_INLINE v4 v4_xyz(v4 a) { return simde_mm_blend_ps(a, simde_mm_setzero_ps(), 8); }
 

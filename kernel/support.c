@@ -167,8 +167,10 @@ simd_vertex mink_simd_support_pair(simd_pair *pair, v4 d)
     /* d in B's frame: R^T d = d.x*row0 + d.y*row1 + d.z*row2 */
     const v4 db = v4_madd(v4_splat_z(d), pair->row[2],
                           v4_madd(v4_splat_y(d), pair->row[1], v4_mul(v4_splat_x(d), pair->row[0])));
-    v.pa = support_local(pair->a, v4_neg(d), &v.ia);
-    const v4 sb = support_local(pair->b, db, &v.ib);
+    uint32_t ia, ib;
+    v.pa = support_local(pair->a, v4_neg(d), &ia);
+    const v4 sb = support_local(pair->b, db, &ib);
+    simd_vertex_set_ids(&v, ia, ib);
     /* R sb = sb.x*col0 + sb.y*col1 + sb.z*col2, plus the offset */
     v.pb = v4_madd(v4_splat_z(sb), pair->col[2],
                    v4_madd(v4_splat_y(sb), pair->col[1], v4_madd(v4_splat_x(sb), pair->col[0], pair->pos_b)));

@@ -21,8 +21,16 @@ typedef struct simd_pair {
  * feature indices (hull vertex, box corner bits zyx, capsule end). */
 typedef struct simd_vertex {
     v4 w, pa, pb;
-    uint32_t ia, ib;
+    union {
+        struct { uint32_t ia, ib; };
+        /* ia, ib, 0, 0, set in one store by simd_vertex_set_ids: vertices
+         * are copied in 16-byte pieces soon after they are made, and such
+         * a load over two pending 4-byte stores stalls store forwarding */
+        uint32_t ids[4];
+    };
 } simd_vertex;
+
+MINK_INLINE void simd_vertex_set_ids(simd_vertex *v, uint32_t ia, uint32_t ib) { u32x4_store(v->ids, ia, ib, 0, 0); }
 
 /* Poses as given (checked), with |q|^2 of each: the rotations are built
  * from the quaternions scaled, never normalized. */
