@@ -128,6 +128,19 @@ MINK_INLINE v4 v4_hsum4(v4 a, v4 b, v4 c, v4 d)
     return simde_mm_hadd_ps(simde_mm_hadd_ps(a, b), simde_mm_hadd_ps(c, d));
 }
 
+/* The transpose of the 3x3 matrix in rows r[0..2] (pad lanes zero): its
+ * columns, pad lanes zero. */
+MINK_INLINE void v4_transpose3(const v4 r[3], v4 c[3])
+{
+    const v4 xy01 = simde_mm_unpacklo_ps(r[0], r[1]); /* r0x r1x r0y r1y */
+    const v4 zw01 = simde_mm_unpackhi_ps(r[0], r[1]); /* r0z r1z 0 0 */
+    const v4 xy2 = simde_mm_unpacklo_ps(r[2], simde_mm_setzero_ps()); /* r2x 0 r2y 0 */
+    const v4 zw2 = simde_mm_unpackhi_ps(r[2], simde_mm_setzero_ps()); /* r2z 0 0 0 */
+    c[0] = simde_mm_movelh_ps(xy01, xy2);
+    c[1] = simde_mm_movehl_ps(xy2, xy01);
+    c[2] = simde_mm_movelh_ps(zw01, zw2);
+}
+
 /* Broadcasts of one lane. */
 MINK_INLINE v4 v4_splat_x(v4 a) { return simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(0, 0, 0, 0)); }
 MINK_INLINE v4 v4_splat_y(v4 a) { return simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(1, 1, 1, 1)); }

@@ -32,10 +32,10 @@ void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *
     pair->b = b;
     /* |conj(qa) qb|^2 = |qa|^2 |qb|^2 */
     const mink_quat rel = quat_conj_mul(pa->q, pb->q);
-    const mink_quat rel_inverse = {-rel.x, -rel.y, -rel.z, rel.w};
-    const float s_rel = 2.0f / (qa_norm2 * qb_norm2);
-    quat_rows(rel, s_rel, pair->row);
-    quat_rows(rel_inverse, s_rel, pair->col); /* R^T's rows are R's columns */
+    quat_rows(rel, 2.0f / (qa_norm2 * qb_norm2), pair->row);
+    /* R^T's rows are R's columns (the same values quat_rows gives for the
+     * inverse rotation: only signs of exact products differ) */
+    v4_transpose3(pair->row, pair->col);
     /* R_a^T d = d.x row0 + d.y row1 + d.z row2 (rows of R_a) */
     const v4 d = v4_sub(v4_from_vec3(pb->p), v4_from_vec3(pa->p));
     pair->pos_b = v4_madd(v4_splat_z(d), rot_a_rows[2],

@@ -332,6 +332,43 @@ static void test_v4_masks(void **state)
     }
 }
 
+/* The bookkeeping operations of the kernel's hot loops: mask to bits
+ * (box corners), the 3x3 transpose (R^T from R), the 16-byte id store. */
+static void test_v4_bookkeeping(void **state)
+{
+    (void)state;
+    for (unsigned m = 0; m < 16; ++m) {
+        test_ctx("mask 0x%x", m);
+        EXPECT_INT(v4_mask_bits(v4_mask_of(m)), m);
+    }
+    test_rng r = rng_seed(11);
+    for (int t = 0; t < TRIALS; ++t) {
+        float m[3][4], out[4];
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) m[i][j] = rand_float(&r);
+            m[i][3] = 0.0f;
+        }
+        test_ctx("trial %d", t);
+        const v4 rows[3] = {v4_load(m[0]), v4_load(m[1]), v4_load(m[2])};
+        v4 cols[3];
+        v4_transpose3(rows, cols);
+        for (int j = 0; j < 3; ++j) {
+            v4_store(out, cols[j]);
+            for (int i = 0; i < 3; ++i) expect_same("v4_transpose3", i, out[i], m[i][j]);
+            expect_same("v4_transpose3 pad", 3, out[3], 0.0f);
+        }
+        uint32_t ids[6] = {7, 7, 7, 7, 7, 7};
+        const uint32_t a = rng_below(&r, 1u << 24), b = rng_below(&r, 1u << 24);
+        u32x4_store(ids + 1, a, b, 0, 0xffffffffu); /* unaligned on purpose */
+        EXPECT_INT(ids[0], 7);
+        EXPECT_INT(ids[1], a);
+        EXPECT_INT(ids[2], b);
+        EXPECT_INT(ids[3], 0);
+        EXPECT_INT(ids[4], 0xffffffffu);
+        EXPECT_INT(ids[5], 7);
+    }
+}
+
 /* ---------------------------------------------------------------- vw */
 
 static void test_vw_lanes(void **state)
@@ -493,6 +530,29 @@ static void rand_indices(test_rng *r, float *index, uint32_t base)
         const float t = index[i];
         index[i] = index[j];
         index[j] = t;
+    }
+}
+
+/* The lowest set lane of every nonempty mask; integer lane equality. */
+static void test_vw_bookkeeping(void **state)
+{
+    (void)state;
+    test_rng r = rng_seed(12);
+    for (int t = 0; t < TRIALS; ++t) {
+        uint32_t bits = (uint32_t)rng_below(&r, 1u << W);
+        if (t < W) bits = 1u << t; /* every single lane */
+        if (bits == 0) bits = 1u << (W - 1);
+        test_ctx("mask 0x%x", bits);
+        uint32_t lowest = 0;
+        while (!(bits >> lowest & 1u)) ++lowest;
+        EXPECT_INT(vw_first_lane(vw_mask_of(bits)), lowest);
+
+        _Alignas(64) uint32_t ids[W];
+        const uint32_t x = rng_below(&r, 3) == 0 ? 0xffffffffu : (uint32_t)rng_below(&r, 4);
+        for (int i = 0; i < W; ++i) ids[i] = rng_below(&r, 2) ? x : (uint32_t)rng_below(&r, 4) + (x == 0 ? 1u : 0u);
+        WALIGN float out[W];
+        vw_store(out, vw_cmpeq_u32(ids, x));
+        for (int i = 0; i < W; ++i) expect_mask("vw_cmpeq_u32", i, out[i], ids[i] == x);
     }
 }
 
@@ -774,8 +834,10 @@ int main(void)
         cmocka_unit_test(test_v4_arith),
         cmocka_unit_test(test_v4_horizontal),
         cmocka_unit_test(test_v4_masks),
+        cmocka_unit_test(test_v4_bookkeeping),
         cmocka_unit_test(test_vw_lanes),
         cmocka_unit_test(test_vw_masks),
+        cmocka_unit_test(test_vw_bookkeeping),
         cmocka_unit_test(test_vw_argmax),
         cmocka_unit_test(test_support_scan_random),
         cmocka_unit_test(test_support_scan_ties),
