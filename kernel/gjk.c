@@ -46,6 +46,40 @@ static v4 resolve_double(simd_simplex *s, unsigned bits)
     return v4_load3(v);
 }
 
+/* The four points hold the origin by a clear margin, lanes = faces (face i
+ * omits point i): for each face, the origin and the point it omits on the
+ * same side of its plane, both at least MINK_GJK_INSIDE_REL S from it, and
+ * the face no sliver (its normal, a cross product of edges, is then
+ * accurate). Then double precision cannot disagree and is not asked. */
+static int origin_clearly_inside(const simd_simplex *s, float scale)
+{
+    const v4 pts[4] = {s->vert[0].w, s->vert[1].w, s->vert[2].w, s->vert[3].w};
+    v4 p[3], a[3], e1[3], e2[3], o[3];
+    v4_transpose_points(pts, p);
+    for (int c = 0; c < 3; ++c) {
+        /* face i: points j, k, l = (1 0 0 0), (2 2 1 1), (3 3 3 2) */
+        a[c] = simde_mm_shuffle_ps(p[c], p[c], SIMDE_MM_SHUFFLE(0, 0, 0, 1));
+        e1[c] = v4_sub(simde_mm_shuffle_ps(p[c], p[c], SIMDE_MM_SHUFFLE(1, 1, 2, 2)), a[c]);
+        e2[c] = v4_sub(simde_mm_shuffle_ps(p[c], p[c], SIMDE_MM_SHUFFLE(2, 3, 3, 3)), a[c]);
+        o[c] = v4_sub(p[c], a[c]); /* the omitted point, from the face */
+    }
+    const v4 nx = v4_sub(v4_mul(e1[1], e2[2]), v4_mul(e1[2], e2[1]));
+    const v4 ny = v4_sub(v4_mul(e1[2], e2[0]), v4_mul(e1[0], e2[2]));
+    const v4 nz = v4_sub(v4_mul(e1[0], e2[1]), v4_mul(e1[1], e2[0]));
+    const v4 n2 = v4_add(v4_add(v4_mul(nx, nx), v4_mul(ny, ny)), v4_mul(nz, nz));
+    const v4 l1 = v4_add(v4_add(v4_mul(e1[0], e1[0]), v4_mul(e1[1], e1[1])), v4_mul(e1[2], e1[2]));
+    const v4 l2 = v4_add(v4_add(v4_mul(e2[0], e2[0]), v4_mul(e2[1], e2[1])), v4_mul(e2[2], e2[2]));
+    /* n.(0 - a) and n.(omitted - a) */
+    const v4 side_o = v4_neg(v4_add(v4_add(v4_mul(nx, a[0]), v4_mul(ny, a[1])), v4_mul(nz, a[2])));
+    const v4 side_p = v4_add(v4_add(v4_mul(nx, o[0]), v4_mul(ny, o[1])), v4_mul(nz, o[2]));
+    const float m = MINK_GJK_INSIDE_REL * scale;
+    const v4 need = v4_mul(v4_splat(m * m), n2);
+    const v4m ok = v4_and(v4_and(v4_cmpgt(v4_mul(side_o, side_p), v4_zero()),
+                                 v4_and(v4_cmpge(v4_mul(side_o, side_o), need), v4_cmpge(v4_mul(side_p, side_p), need))),
+                          v4_cmpge(n2, v4_mul(v4_splat(MINK_GJK_INSIDE_SIN * MINK_GJK_INSIDE_SIN), v4_mul(l1, l2))));
+    return v4_all(ok);
+}
+
 /* GJK stalled in float (a repeated point, no progress) with the lower bound
  * v.w / |v| not positive: nothing certifies a gap, and the upper bound |v|
  * is tiny (MINK_GJK_STALL_REL): the origin may be deep inside D across a
@@ -81,6 +115,10 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
 
     for (;;) {
         if (s->bits == 15u) {
+            if (origin_clearly_inside(s, pair->scale)) {
+                out->overlap = 1;
+                break;
+            }
             /* four points around the origin, if double precision agrees (a
              * nearly flat tetrahedron's float determinants are noise) */
             const v4 exact = resolve_double(s, 15u);

@@ -141,6 +141,18 @@ MINK_INLINE void v4_transpose3(const v4 r[3], v4 c[3])
     c[2] = simde_mm_movelh_ps(zw01, zw2);
 }
 
+/* Four points (pad lanes ignored) as rows of their x, y and z in lanes. */
+MINK_INLINE void v4_transpose_points(const v4 p[4], v4 xyz[3])
+{
+    const v4 xy01 = simde_mm_unpacklo_ps(p[0], p[1]); /* x0 x1 y0 y1 */
+    const v4 xy23 = simde_mm_unpacklo_ps(p[2], p[3]);
+    const v4 zw01 = simde_mm_unpackhi_ps(p[0], p[1]); /* z0 z1 w0 w1 */
+    const v4 zw23 = simde_mm_unpackhi_ps(p[2], p[3]);
+    xyz[0] = simde_mm_movelh_ps(xy01, xy23);
+    xyz[1] = simde_mm_movehl_ps(xy23, xy01);
+    xyz[2] = simde_mm_movelh_ps(zw01, zw23);
+}
+
 /* Broadcasts of one lane. */
 MINK_INLINE v4 v4_splat_x(v4 a) { return simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(0, 0, 0, 0)); }
 MINK_INLINE v4 v4_splat_y(v4 a) { return simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(1, 1, 1, 1)); }

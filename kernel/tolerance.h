@@ -40,6 +40,14 @@
  * about 10-20 even on 1024-point hulls; 64 means something is cycling. */
 #define MINK_GJK_MAX_ITERATIONS 64
 
+/* Four float points hold the origin without the double-precision check
+ * when the origin and each face's opposite point lie this far (times S)
+ * on the same side of the face's plane, and no face is a sliver (the sine
+ * of its angle above MINK_GJK_INSIDE_SIN): the float error of those
+ * distances is ~1e-6 S on faces that are not slivers, far below it. */
+#define MINK_GJK_INSIDE_REL 1e-3f
+#define MINK_GJK_INSIDE_SIN 1e-2f
+
 /* How often one GJK query may fall back to the double-precision simplex
  * solver (closest_double.h) when the float solver is in doubt. */
 #define MINK_GJK_MAX_RESOLVES 4

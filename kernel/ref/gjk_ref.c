@@ -66,6 +66,27 @@ static v3 resolve_double(ref_simplex *s, unsigned bits)
     return v3_make(v[0], v[1], v[2]);
 }
 
+/* The four points hold the origin by a clear margin: for each face, the
+ * origin and the point the face omits on the same side of its plane, both
+ * at least MINK_GJK_INSIDE_REL S from it, and the face no sliver (its
+ * normal, a cross product of edges, is then accurate). Then double
+ * precision cannot disagree and is not asked. */
+static int origin_clearly_inside(const ref_simplex *s, float scale)
+{
+    const float m = MINK_GJK_INSIDE_REL * scale;
+    for (unsigned i = 0; i < 4; ++i) {
+        const v3 a = s->vert[(i + 1) & 3u].w, b = s->vert[(i + 2) & 3u].w, c = s->vert[(i + 3) & 3u].w;
+        const v3 e1 = v3_sub(b, a), e2 = v3_sub(c, a);
+        const v3 n = v3_cross(e1, e2);
+        const float n2 = v3_len2(n);
+        const float side_o = -v3_dot(n, a), side_p = v3_dot(n, v3_sub(s->vert[i].w, a));
+        if (!(side_o * side_p > 0.0f) || !(side_o * side_o >= m * m * n2) || !(side_p * side_p >= m * m * n2) ||
+            !(n2 >= MINK_GJK_INSIDE_SIN * MINK_GJK_INSIDE_SIN * (v3_len2(e1) * v3_len2(e2))))
+            return 0;
+    }
+    return 1;
+}
+
 /* GJK stalled in float (a repeated point, no progress) with the lower bound
  * v.w / |v| not positive: nothing certifies a gap, and the upper bound |v|
  * is tiny (MINK_GJK_STALL_REL): the origin may be deep inside D across a
@@ -100,6 +121,10 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
 
     for (;;) {
         if (s->bits == 15u) {
+            if (origin_clearly_inside(s, pair->scale)) {
+                out->overlap = 1;
+                break;
+            }
             /* Four points around the origin, if double precision agrees: a
              * nearly flat tetrahedron's float determinants are noise. */
             const v3 exact = resolve_double(s, 15u);
