@@ -4,6 +4,9 @@
 #include <string.h>
 
 
+/* Forced: the row code below is written for constant slot sets. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 static const unsigned char lowest[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
 
 /* Lane masks of the 16 slot sets (all ones in the lanes of the set). */
@@ -47,9 +50,8 @@ void mink_simd_simplex_add(simd_simplex *s, const simd_vertex *v)
 
 /* The new point's dot products with all four slots in one vector, written
  * into its row and (the matrix is symmetric) into its column. */
-static void update_dots(simd_simplex *s)
+static inline void update_dots(simd_simplex *s, unsigned last)
 {
-    const unsigned last = s->last;
     const v4 wl = s->vert[last].w;
     const v4 dots = v4_hsum4(v4_mul(s->vert[0].w, wl), v4_mul(s->vert[1].w, wl),
                              v4_mul(s->vert[2].w, wl), v4_mul(s->vert[3].w, wl));
@@ -63,24 +65,24 @@ static void update_dots(simd_simplex *s)
     simde_mm_store_ps(s->dp[last], dots);
 }
 
-/* det[X] for one subset X (|X| >= 2): lane j is the sum over lanes of
- * det[X\{j}] * (dp[k] - dp[j]), k the lowest slot of X\{j}. Branch-free:
- * all four terms are formed (for j outside X they read X's own stale, finite
- * row) and the lanes outside X are masked to zero at the end. */
-static v4 subset_det(const simd_simplex *s, unsigned x)
+/* det[X] for a triangle or the tetrahedron X, x a constant: lane j is the sum
+ * over lanes of det[X\{j}] * (dp[k] - dp[j]), k the lowest slot of X\{j}.
+ * A slot outside X gets a zero term, so its lane is the +0 of the 0 + 0 sums
+ * (no mask). Inlined per subset: the rows then have fixed addresses. */
+ALWAYS_INLINE v4 subset_det(const simd_simplex *s, unsigned x)
 {
-    const unsigned y0 = x & ~1u, y1 = x & ~2u, y2 = x & ~4u, y3 = x & ~8u;
-    const v4 t0 = v4_mul(row(s->det[y0]), v4_sub(row(s->dp[lowest[y0]]), row(s->dp[0])));
-    const v4 t1 = v4_mul(row(s->det[y1]), v4_sub(row(s->dp[lowest[y1]]), row(s->dp[1])));
-    const v4 t2 = v4_mul(row(s->det[y2]), v4_sub(row(s->dp[lowest[y2]]), row(s->dp[2])));
-    const v4 t3 = v4_mul(row(s->det[y3]), v4_sub(row(s->dp[lowest[y3]]), row(s->dp[3])));
-    return simde_mm_and_ps(v4_hsum4(t0, t1, t2, t3), lane_mask(x));
+    v4 t[4];
+    for (unsigned j = 0; j < 4; ++j) {
+        const unsigned y = x & ~(1u << j);
+        t[j] = y == x ? v4_zero() : v4_mul(row(s->det[y]), v4_sub(row(s->dp[lowest[y]]), row(s->dp[j])));
+    }
+    return v4_hsum4(t[0], t[1], t[2], t[3]);
 }
 
 /* det[X] of a pair X = {i, l}: the general step with a singleton's unit
  * determinant, det[X][i] = dp[l][l] - dp[i][l] and det[X][l] = dp[i][i] -
  * dp[l][i] (the same float operations), as one subtraction of two blends. */
-static v4 pair_det(const simd_simplex *s, unsigned i, unsigned l)
+ALWAYS_INLINE v4 pair_det(const simd_simplex *s, unsigned i, unsigned l)
 {
     const v4m at_l = lane_mask(1u << l);
     const v4 diag = v4_select(at_l, v4_splat(s->dp[i][i]), v4_splat(s->dp[l][l]));
@@ -88,17 +90,66 @@ static v4 pair_det(const simd_simplex *s, unsigned i, unsigned l)
     return simde_mm_and_ps(v4_sub(diag, cross), lane_mask((1u << i) | (1u << l)));
 }
 
-/* Subsets holding the new point, each after its own subsets: x = sub + last
- * for the nonempty subsets sub of the old simplex in increasing order (a
- * proper subset is always numerically smaller). */
+/* det[X] of one subset X (|X| >= 2), x a constant. */
+ALWAYS_INLINE v4 det_row(const simd_simplex *s, unsigned x)
+{
+    switch (x) {
+    case 3: return pair_det(s, 0, 1);
+    case 5: return pair_det(s, 0, 2);
+    case 6: return pair_det(s, 1, 2);
+    case 9: return pair_det(s, 0, 3);
+    case 10: return pair_det(s, 1, 3);
+    case 12: return pair_det(s, 2, 3);
+    default: return subset_det(s, x);
+    }
+}
+
+/* det[X] again if X holds the new point and lies in the new simplex. */
+ALWAYS_INLINE void update_row(simd_simplex *s, unsigned all, unsigned last, unsigned x)
+{
+    if ((x & (1u << last)) && (x & all) == x) simde_mm_store_ps(s->det[x], det_row(s, x));
+}
+
+/* The new point (in the lowest free slot, where simplex_add puts it) joins
+ * `old`: its dot products, then the subsets holding it, each after its own
+ * subsets (which are numerically smaller). */
+ALWAYS_INLINE void update_determinants_from(simd_simplex *s, unsigned old)
+{
+    const unsigned last = (unsigned)__builtin_ctz(~old), all = old | (1u << last);
+    update_dots(s, last);
+    simde_mm_store_ps(s->det[1u << last], simde_mm_and_ps(lane_mask(1u << last), v4_splat(1.0f)));
+    update_row(s, all, last, 3);
+    update_row(s, all, last, 5);
+    update_row(s, all, last, 6);
+    update_row(s, all, last, 7);
+    update_row(s, all, last, 9);
+    update_row(s, all, last, 10);
+    update_row(s, all, last, 11);
+    update_row(s, all, last, 12);
+    update_row(s, all, last, 13);
+    update_row(s, all, last, 14);
+    update_row(s, all, last, 15);
+}
+
+/* One copy per old simplex: every test and row address is then a constant. */
 static void update_determinants(simd_simplex *s)
 {
-    const unsigned last = s->last, last_bit = 1u << last, old = s->bits;
-    update_dots(s);
-    simde_mm_store_ps(s->det[last_bit], simde_mm_and_ps(lane_mask(last_bit), v4_splat(1.0f)));
-    for (unsigned sub = old & (0u - old); sub; sub = (sub - old) & old) {
-        const v4 d = (sub & (sub - 1)) ? subset_det(s, sub | last_bit) : pair_det(s, lowest[sub], last);
-        simde_mm_store_ps(s->det[sub | last_bit], d);
+    switch (s->bits) {
+    case 0: update_determinants_from(s, 0); break;
+    case 1: update_determinants_from(s, 1); break;
+    case 2: update_determinants_from(s, 2); break;
+    case 3: update_determinants_from(s, 3); break;
+    case 4: update_determinants_from(s, 4); break;
+    case 5: update_determinants_from(s, 5); break;
+    case 6: update_determinants_from(s, 6); break;
+    case 7: update_determinants_from(s, 7); break;
+    case 8: update_determinants_from(s, 8); break;
+    case 9: update_determinants_from(s, 9); break;
+    case 10: update_determinants_from(s, 10); break;
+    case 11: update_determinants_from(s, 11); break;
+    case 12: update_determinants_from(s, 12); break;
+    case 13: update_determinants_from(s, 13); break;
+    default: update_determinants_from(s, 14); break;
     }
 }
 
