@@ -156,11 +156,12 @@ static void update_determinants(simd_simplex *s)
 /* Johnson's test for subset x of the full set `all`, four lanes at once:
  * det[x][i] > 0 for i in x, det[x + i][i] <= 0 for the other points. Rows of
  * subsets outside `all` are stale but finite, and masked out. */
-static int subset_is_closest(const simd_simplex *s, unsigned x, unsigned all)
+ALWAYS_INLINE int subset_is_closest(const simd_simplex *s, unsigned x, unsigned all)
 {
     const v4 zero = v4_zero();
     const v4 not_x = lane_mask(15u & ~x);
     if (!v4_all(v4_or(v4_cmpgt(row(s->det[x]), zero), not_x))) return 0;
+    if (x == all) return 1; /* no other point to test */
     const v4 grown = v4_set(s->det[x | 1u][0], s->det[x | 2u][1], s->det[x | 4u][2], s->det[x | 8u][3]);
     return !v4_any(v4_and(v4_cmpgt(grown, zero), lane_mask(all & ~x)));
 }
@@ -192,22 +193,52 @@ static int tetra_is_flat(const simd_simplex *s, float flat_tol)
     return h * h <= flat_tol * flat_tol * v4_len2(n);
 }
 
+/* The first subset passing Johnson's test in the search order (x = sub +
+ * the new point, sub = old and then old's subsets downwards), 0 if none.
+ * Unrolled for a constant old: each test then reads fixed rows. */
+ALWAYS_INLINE unsigned first_closest_from(const simd_simplex *s, unsigned old, int full_ok)
+{
+    const unsigned last_bit = 1u << __builtin_ctz(~old), all = old | last_bit;
+#pragma GCC unroll 16
+    for (unsigned sub = 16; sub-- > 0;) {
+        const unsigned x = sub | last_bit;
+        if ((sub & old) == sub && (x != 15u || full_ok) && subset_is_closest(s, x, all)) return x;
+    }
+    return 0;
+}
+
+static unsigned first_closest(const simd_simplex *s, int full_ok)
+{
+    switch (s->bits) {
+    case 0: return first_closest_from(s, 0, full_ok);
+    case 1: return first_closest_from(s, 1, full_ok);
+    case 2: return first_closest_from(s, 2, full_ok);
+    case 3: return first_closest_from(s, 3, full_ok);
+    case 4: return first_closest_from(s, 4, full_ok);
+    case 5: return first_closest_from(s, 5, full_ok);
+    case 6: return first_closest_from(s, 6, full_ok);
+    case 7: return first_closest_from(s, 7, full_ok);
+    case 8: return first_closest_from(s, 8, full_ok);
+    case 9: return first_closest_from(s, 9, full_ok);
+    case 10: return first_closest_from(s, 10, full_ok);
+    case 11: return first_closest_from(s, 11, full_ok);
+    case 12: return first_closest_from(s, 12, full_ok);
+    case 13: return first_closest_from(s, 13, full_ok);
+    default: return first_closest_from(s, 14, full_ok);
+    }
+}
+
 int mink_simd_johnson(simd_simplex *s, v4 *v, float flat_tol)
 {
     const unsigned last_bit = 1u << s->last;
     const unsigned all = s->bits | last_bit;
     update_determinants(s);
     const int full_ok = all != 15u || !tetra_is_flat(s, flat_tol);
-
-    for (unsigned sub = s->bits;; sub = (sub - 1) & s->bits) {
-        const unsigned x = sub | last_bit;
-        if (x == 15u && !full_ok) continue;
-        if (subset_is_closest(s, x, all)) {
-            s->bits = x;
-            *v = subset_point(s, x);
-            return 1;
-        }
-        if (sub == 0) break;
+    const unsigned closest = first_closest(s, full_ok);
+    if (closest) {
+        s->bits = closest;
+        *v = subset_point(s, closest);
+        return 1;
     }
     /* Backup: the proper subset with the smallest |v| (singletons qualify). */
     float best = -1.0f;
