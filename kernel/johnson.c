@@ -21,31 +21,15 @@ static v4 row(const float r[4]) { return simde_mm_load_ps(r); }
 
 void mink_simd_simplex_init(simd_simplex *s)
 {
-    /* Empty slots and not yet computed subsets take part in four-lane
-     * products (under zero weights or masks), so they must be finite. */
-    memset(s->vert, 0, sizeof s->vert);
-    memset(s->dp, 0, sizeof s->dp);
-    memset(s->det, 0, sizeof s->det);
+    /* Empty slots take part in four-lane products (under zero weights), so
+     * they must be finite. det needs nothing: only rows of subsets of the
+     * simplex are read, and each is written when its newest point joins. */
+    for (unsigned i = 0; i < 4; ++i) {
+        s->vert[i].w = s->vert[i].pa = s->vert[i].pb = v4_zero();
+        simde_mm_store_ps(s->dp[i], v4_zero());
+    }
     s->bits = 0;
     s->last = 0;
-}
-
-int mink_simd_simplex_contains(const simd_simplex *s, const simd_vertex *v)
-{
-    for (unsigned i = 0; i < 4; ++i) {
-        if (!(s->bits & (1u << i))) continue;
-        const simd_vertex *u = &s->vert[i];
-        if ((u->ia == v->ia && u->ib == v->ib) || v4_all(v4_cmpeq(u->w, v->w))) return 1;
-    }
-    return 0;
-}
-
-void mink_simd_simplex_add(simd_simplex *s, const simd_vertex *v)
-{
-    unsigned slot = 0;
-    while (slot < 3 && (s->bits & (1u << slot))) ++slot;
-    s->vert[slot] = *v;
-    s->last = slot;
 }
 
 /* The new point's dot products with all four slots in one vector, written
@@ -154,15 +138,17 @@ static void update_determinants(simd_simplex *s)
 }
 
 /* Johnson's test for subset x of the full set `all`, four lanes at once:
- * det[x][i] > 0 for i in x, det[x + i][i] <= 0 for the other points. Rows of
- * subsets outside `all` are stale but finite, and masked out. */
+ * det[x][i] > 0 for i in x, det[x + i][i] <= 0 for the other points. A lane
+ * outside `all` reads x's own row instead (rows outside `all` are not
+ * computed), and is masked out. */
 ALWAYS_INLINE int subset_is_closest(const simd_simplex *s, unsigned x, unsigned all)
 {
     const v4 zero = v4_zero();
     const v4 not_x = lane_mask(15u & ~x);
     if (!v4_all(v4_or(v4_cmpgt(row(s->det[x]), zero), not_x))) return 0;
     if (x == all) return 1; /* no other point to test */
-    const v4 grown = v4_set(s->det[x | 1u][0], s->det[x | 2u][1], s->det[x | 4u][2], s->det[x | 8u][3]);
+    const v4 grown = v4_set(s->det[x | (all & 1u)][0], s->det[x | (all & 2u)][1], s->det[x | (all & 4u)][2],
+                            s->det[x | (all & 8u)][3]);
     return !v4_any(v4_and(v4_cmpgt(grown, zero), lane_mask(all & ~x)));
 }
 
@@ -184,47 +170,51 @@ static v4 subset_point(simd_simplex *s, unsigned x)
 
 /* Height of the newest point over the other three's plane, squared and
  * compared without a root: h^2 = (n.e)^2 / |n|^2. */
-static int tetra_is_flat(const simd_simplex *s, float flat_tol)
+ALWAYS_INLINE int tetra_is_flat(const simd_simplex *s, unsigned last, float flat_tol)
 {
-    const unsigned i0 = (s->last + 1) & 3u, i1 = (s->last + 2) & 3u, i2 = (s->last + 3) & 3u;
+    const unsigned i0 = (last + 1) & 3u, i1 = (last + 2) & 3u, i2 = (last + 3) & 3u;
     const v4 p0 = s->vert[i0].w;
     const v4 n = v4_cross(v4_sub(s->vert[i1].w, p0), v4_sub(s->vert[i2].w, p0));
-    const float h = v4_dot(n, v4_sub(s->vert[s->last].w, p0));
+    const float h = v4_dot(n, v4_sub(s->vert[last].w, p0));
     return h * h <= flat_tol * flat_tol * v4_len2(n);
 }
 
-/* The first subset passing Johnson's test in the search order (x = sub +
- * the new point, sub = old and then old's subsets downwards), 0 if none.
- * Unrolled for a constant old: each test then reads fixed rows. */
-ALWAYS_INLINE unsigned first_closest_from(const simd_simplex *s, unsigned old, int full_ok)
+/* Johnson's step for a constant old simplex (the new point in its lowest
+ * free slot): the new determinants, then the first subset passing the test
+ * in the search order, x = sub + the new point for sub = old and then old's
+ * subsets downwards; 0 if none. Unrolled: each test reads fixed rows. */
+ALWAYS_INLINE unsigned johnson_step_from(simd_simplex *s, unsigned old, float flat_tol, int *full_ok)
 {
-    const unsigned last_bit = 1u << __builtin_ctz(~old), all = old | last_bit;
+    const unsigned last = (unsigned)__builtin_ctz(~old), all = old | (1u << last);
+    update_determinants_from(s, old);
+    /* a tetrahedron flatter than flat_tol is never taken whole */
+    *full_ok = all != 15u || !tetra_is_flat(s, last, flat_tol);
 #pragma GCC unroll 16
     for (unsigned sub = 16; sub-- > 0;) {
-        const unsigned x = sub | last_bit;
-        if ((sub & old) == sub && (x != 15u || full_ok) && subset_is_closest(s, x, all)) return x;
+        const unsigned x = sub | (1u << last);
+        if ((sub & old) == sub && (x != 15u || *full_ok) && subset_is_closest(s, x, all)) return x;
     }
     return 0;
 }
 
-static unsigned first_closest(const simd_simplex *s, int full_ok)
+ALWAYS_INLINE unsigned johnson_step(simd_simplex *s, float flat_tol, int *full_ok)
 {
     switch (s->bits) {
-    case 0: return first_closest_from(s, 0, full_ok);
-    case 1: return first_closest_from(s, 1, full_ok);
-    case 2: return first_closest_from(s, 2, full_ok);
-    case 3: return first_closest_from(s, 3, full_ok);
-    case 4: return first_closest_from(s, 4, full_ok);
-    case 5: return first_closest_from(s, 5, full_ok);
-    case 6: return first_closest_from(s, 6, full_ok);
-    case 7: return first_closest_from(s, 7, full_ok);
-    case 8: return first_closest_from(s, 8, full_ok);
-    case 9: return first_closest_from(s, 9, full_ok);
-    case 10: return first_closest_from(s, 10, full_ok);
-    case 11: return first_closest_from(s, 11, full_ok);
-    case 12: return first_closest_from(s, 12, full_ok);
-    case 13: return first_closest_from(s, 13, full_ok);
-    default: return first_closest_from(s, 14, full_ok);
+    case 0: return johnson_step_from(s, 0, flat_tol, full_ok);
+    case 1: return johnson_step_from(s, 1, flat_tol, full_ok);
+    case 2: return johnson_step_from(s, 2, flat_tol, full_ok);
+    case 3: return johnson_step_from(s, 3, flat_tol, full_ok);
+    case 4: return johnson_step_from(s, 4, flat_tol, full_ok);
+    case 5: return johnson_step_from(s, 5, flat_tol, full_ok);
+    case 6: return johnson_step_from(s, 6, flat_tol, full_ok);
+    case 7: return johnson_step_from(s, 7, flat_tol, full_ok);
+    case 8: return johnson_step_from(s, 8, flat_tol, full_ok);
+    case 9: return johnson_step_from(s, 9, flat_tol, full_ok);
+    case 10: return johnson_step_from(s, 10, flat_tol, full_ok);
+    case 11: return johnson_step_from(s, 11, flat_tol, full_ok);
+    case 12: return johnson_step_from(s, 12, flat_tol, full_ok);
+    case 13: return johnson_step_from(s, 13, flat_tol, full_ok);
+    default: return johnson_step_from(s, 14, flat_tol, full_ok);
     }
 }
 
@@ -232,9 +222,8 @@ int mink_simd_johnson(simd_simplex *s, v4 *v, float flat_tol)
 {
     const unsigned last_bit = 1u << s->last;
     const unsigned all = s->bits | last_bit;
-    update_determinants(s);
-    const int full_ok = all != 15u || !tetra_is_flat(s, flat_tol);
-    const unsigned closest = first_closest(s, full_ok);
+    int full_ok;
+    const unsigned closest = johnson_step(s, flat_tol, &full_ok);
     if (closest) {
         s->bits = closest;
         *v = subset_point(s, closest);
@@ -267,7 +256,7 @@ int mink_simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, 
     }
     const unsigned all = s->bits;
     if (all == 0) return 0;
-    const int full_ok = all != 15u || !tetra_is_flat(s, flat_tol);
+    const int full_ok = all != 15u || !tetra_is_flat(s, s->last, flat_tol);
     for (unsigned x = 1; x < 16; ++x) {
         if ((x & all) != x || (x == 15u && !full_ok) || !subset_is_closest(s, x, all)) continue;
         s->bits = x;

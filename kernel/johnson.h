@@ -20,8 +20,26 @@ typedef struct simd_simplex {
 } simd_simplex;
 
 void mink_simd_simplex_init(simd_simplex *s);
-int mink_simd_simplex_contains(const simd_simplex *s, const simd_vertex *v);
-void mink_simd_simplex_add(simd_simplex *s, const simd_vertex *v);
+
+/* Inline: GJK asks both once per iteration. */
+MINK_INLINE int mink_simd_simplex_contains(const simd_simplex *s, const simd_vertex *v)
+{
+    for (unsigned i = 0; i < 4; ++i) {
+        if (!(s->bits & (1u << i))) continue;
+        const simd_vertex *u = &s->vert[i];
+        if ((u->ia == v->ia && u->ib == v->ib) || v4_all(v4_cmpeq(u->w, v->w))) return 1;
+    }
+    return 0;
+}
+
+/* The new point goes into the lowest free slot (slot 3 if none is free);
+ * mink_simd_johnson relies on that. */
+MINK_INLINE void mink_simd_simplex_add(simd_simplex *s, const simd_vertex *v)
+{
+    const unsigned slot = (unsigned)__builtin_ctz(~s->bits | 8u);
+    s->vert[slot] = *v;
+    s->last = slot;
+}
 /* See ref_johnson: returns 1 via Johnson's test, 0 via the backup; a
  * tetrahedron flatter than flat_tol is never taken whole. */
 int mink_simd_johnson(simd_simplex *s, v4 *v, float flat_tol);
