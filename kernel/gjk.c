@@ -108,10 +108,11 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         mink_simd_simplex_add(s, &first);
         mink_simd_johnson(s, &v, MINK_TOUCH_REL * pair->scale);
     }
+    float vv = v4_len2(v); /* kept equal to |v|^2 at every change of v */
+    unsigned iterations = 0;
 
     out->overlap = 0;
     out->status = MINK_OK;
-    out->iterations = 0;
 
     for (;;) {
         if (s->bits == 15u) {
@@ -128,20 +129,20 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
                 break;
             }
             v = exact; /* the double answer, whether or not the loop goes on */
+            vv = v4_len2(v);
             if (resolves++ >= MINK_GJK_MAX_RESOLVES) break;
         }
-        const float vv = v4_len2(v);
         /* the origin on the simplex up to rounding, or (intersect) cores
          * within the margin: |v| bounds the core distance from above */
         if (vv <= touch2 || (mode == SIMD_GJK_INTERSECT && vv <= margin2)) {
             out->overlap = 1;
             break;
         }
-        if (out->iterations >= MINK_GJK_MAX_ITERATIONS) {
+        if (iterations >= MINK_GJK_MAX_ITERATIONS) {
             out->status = MINK_MAX_ITERATIONS; /* v is the best upper bound */
             break;
         }
-        out->iterations++;
+        iterations++;
 
         const simd_vertex w = mink_simd_support_pair(pair, v4_neg(v));
         const float vdotw = v4_dot(v, w.w);
@@ -155,8 +156,10 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
              * by rounding; solve again in double, stop if that does not help */
             if (resolves++ < MINK_GJK_MAX_RESOLVES) {
                 const v4 exact = resolve_double(s, s->bits);
-                if (v4_len2(exact) <= vv) { /* same length, truer direction */
+                const float exact_vv = v4_len2(exact);
+                if (exact_vv <= vv) { /* same length, truer direction */
                     v = exact;
+                    vv = exact_vv;
                     continue;
                 }
             }
@@ -171,13 +174,16 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         mink_simd_simplex_add(s, &w);
         v4 next;
         mink_simd_johnson(s, &next, MINK_TOUCH_REL * pair->scale);
-        if (s->bits != 15u && v4_len2(next) >= vv) {
+        const float next_vv = v4_len2(next);
+        if (s->bits != 15u && next_vv >= vv) {
             /* no progress in float: the new set in double, else keep the
              * previous, better simplex */
             if (resolves++ < MINK_GJK_MAX_RESOLVES) {
                 const v4 exact = resolve_double(s, old_bits | (1u << s->last));
-                if (s->bits == 15u || v4_len2(exact) < vv) {
+                const float exact_vv = v4_len2(exact);
+                if (s->bits == 15u || exact_vv < vv) {
                     v = exact;
+                    vv = exact_vv;
                     continue;
                 }
             }
@@ -187,6 +193,8 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
             break;
         }
         v = next;
+        vv = next_vv;
     }
+    out->iterations = iterations;
     out->v = out->overlap ? v : refined_v(s, v);
 }
