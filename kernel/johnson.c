@@ -115,7 +115,8 @@ ALWAYS_INLINE void update_determinants_from(simd_simplex *s, unsigned old)
     update_row(s, all, last, 15);
 }
 
-/* One copy per old simplex: every test and row address is then a constant. */
+/* For the warm start (mink_simd_johnson has its own copies, in johnson_step):
+ * one copy per old simplex, so every test and row address is a constant. */
 static void update_determinants(simd_simplex *s)
 {
     switch (s->bits) {
