@@ -25,7 +25,7 @@ typedef struct simd_poly {
     _Alignas(64) float ny[FACE_SLOTS];
     _Alignas(64) float nz[FACE_SLOTS];
     _Alignas(64) float d[FACE_SLOTS];
-    _Alignas(64) float seen[FACE_SLOTS]; /* 1 when the new point sees the face */
+    _Alignas(64) float seen[FACE_SLOTS]; /* the walk's state: see mark_seen */
     /* rows of 4 (the last unused), so an edge ref's bits are a row and column */
     uint8_t fv[MINK_EPA_MAX_FACES][4];    /* vertices, CCW from outside                 */
     edge_ref adj[MINK_EPA_MAX_FACES][4];  /* across edge (v[i], v[i+1]): that edge there */
@@ -86,7 +86,7 @@ static v4 normalized(v4 v)
 }
 
 /* A face over vertices a, b, c with its plane; adj is the caller's to set. */
-static unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
+static inline unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
 {
     const v4 wa = P->vert[a].w, wb = P->vert[b].w, wc = P->vert[c].w;
     const v4 n = v4_cross(v4_sub(wb, wa), v4_sub(wc, wa));
@@ -114,34 +114,77 @@ static unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
 
 static v4 face_normal(const simd_poly *P, unsigned f) { return v4_set(P->nx[f], P->ny[f], P->nz[f], 0.0f); }
 
-static void remove_face(simd_poly *P, unsigned f)
+/* A face the walk removes: freed and marked removed for the walk; its
+ * d = +inf is left to expand(), as the fan usually reuses the slot. */
+static void unlink_face(simd_poly *P, unsigned f)
 {
-    set_distance(P, f, INFINITY);
+    P->seen[f] = -1.0f;
     P->free_list[P->nfree++] = (uint8_t)f;
 }
 
 /* The starting tetrahedron over vertices 0..3 with its adjacency written
- * out: once vertex 3 lies on the positive side of (v1-v0) x (v2-v0) (swap
- * 1 and 2 otherwise), faces (0,2,1) (0,1,3) (1,2,3) (0,3,2) face outwards. */
+ * out: once vertex 3 lies on the positive side of (v1-v0) x (v2-v0) (else
+ * vertices 1 and 2 swap roles), faces (0,2,1) (0,1,3) (1,2,3) (0,3,2) face
+ * outwards. The four planes are computed together, face f in lane f, with
+ * add_face's arithmetic; a tiny normal takes add_face itself. */
 static int build_start(simd_poly *P)
 {
-    static const unsigned char faces[4][3] = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}};
+    /* the face rows, as they are and with vertices 1 and 2 swapped */
+    static const uint8_t rows[2][4][4] = {{{0, 2, 1, 0}, {0, 1, 3, 0}, {1, 2, 3, 0}, {0, 3, 2, 0}},
+                                          {{0, 1, 2, 0}, {0, 2, 3, 0}, {2, 1, 3, 0}, {0, 3, 1, 0}}};
     /* adj[f][i]: the face across edge i of face f and that edge's index there */
 #define E(face, edge) ((face) << 2 | (edge))
     static const edge_ref adj[4][4] = {{E(3, 2), E(2, 0), E(1, 0)}, {E(0, 2), E(2, 2), E(3, 0)},
                                        {E(0, 1), E(3, 1), E(1, 1)}, {E(1, 2), E(2, 1), E(0, 0)}};
 #undef E
-    const v4 a = P->vert[0].w;
-    const float vol = v4_dot(v4_sub(P->vert[3].w, a), v4_cross(v4_sub(P->vert[1].w, a), v4_sub(P->vert[2].w, a)));
-    if (vol < 0.0f) {
-        const simd_vertex t = P->vert[1];
-        P->vert[1] = P->vert[2];
-        P->vert[2] = t;
+    const v4 w[4] = {P->vert[0].w, P->vert[1].w, P->vert[2].w, P->vert[3].w};
+    const float vol = v4_dot(v4_sub(w[3], w[0]), v4_cross(v4_sub(w[1], w[0]), v4_sub(w[2], w[0])));
+    const uint8_t(*row)[4] = rows[vol < 0.0f];
+
+    /* corners a, b, c of the four faces as x, y, z rows */
+    v4 a[3], b[3], c[3];
+    v4_transpose_points((const v4[4]){w[row[0][0]], w[row[1][0]], w[row[2][0]], w[row[3][0]]}, a);
+    v4_transpose_points((const v4[4]){w[row[0][1]], w[row[1][1]], w[row[2][1]], w[row[3][1]]}, b);
+    v4_transpose_points((const v4[4]){w[row[0][2]], w[row[1][2]], w[row[2][2]], w[row[3][2]]}, c);
+    v4 e[3], g[3];
+    for (unsigned k = 0; k < 3; ++k) {
+        e[k] = v4_sub(b[k], a[k]);
+        g[k] = v4_sub(c[k], a[k]);
     }
-    for (unsigned f = 0; f < 4; ++f)
-        if (add_face(P, faces[f][0], faces[f][1], faces[f][2]) != f) return 0;
+    /* v4_cross, v4_len2: (x^2 + y^2) + z^2 */
+    const v4 nx = v4_sub(v4_mul(e[1], g[2]), v4_mul(e[2], g[1]));
+    const v4 ny = v4_sub(v4_mul(e[2], g[0]), v4_mul(e[0], g[2]));
+    const v4 nz = v4_sub(v4_mul(e[0], g[1]), v4_mul(e[1], g[0]));
+    const v4 len2 = v4_add(v4_add(v4_mul(nx, nx), v4_mul(ny, ny)), v4_mul(nz, nz));
+    if (!v4_all(v4_cmpgt(len2, v4_splat(1e-30f)))) {
+        for (unsigned f = 0; f < 4; ++f)
+            if (add_face(P, row[f][0], row[f][1], row[f][2]) != f) return 0;
+    } else {
+        const v4 inv = v4_div(v4_splat(1.0f), v4_sqrt(len2));
+        const v4 ux = v4_mul(nx, inv), uy = v4_mul(ny, inv), uz = v4_mul(nz, inv);
+        /* v4_dot with the centroid, its pad lane's product (+0) included */
+        const v4 third = v4_splat(1.0f / 3.0f);
+        const v4 px = v4_mul(ux, v4_mul(v4_add(v4_add(a[0], b[0]), c[0]), third));
+        const v4 py = v4_mul(uy, v4_mul(v4_add(v4_add(a[1], b[1]), c[1]), third));
+        const v4 pz = v4_mul(uz, v4_mul(v4_add(v4_add(a[2], b[2]), c[2]), third));
+        const v4 d = v4_add(v4_add(px, py), v4_add(pz, v4_zero()));
+        const v4 d_kept = v4_select(v4_cmpgt(v4_splat(INFINITY), d), d, v4_splat(3.0e38f)); /* as add_face */
+        v4_store(P->nx, ux);
+        v4_store(P->ny, uy);
+        v4_store(P->nz, uz);
+        /* slots 0-3 in the first lane group, the rest of it dead */
+        vw_store(P->d, vw_select(vw_cmpgt(vw_splat(4.0f), vw_iota()), vw_from_v4(d_kept), vw_splat(INFINITY)));
+        memcpy(P->fv, row, 4 * sizeof row[0]);
+        P->nf = 4;
+    }
     memcpy(P->adj, adj, sizeof adj);
-    for (unsigned i = 0; i < 4; ++i) index_vertex(P, i); /* blow_up may have moved them */
+    v4 x[3];
+    v4_transpose_points(w, x);
+    v4_store(P->wx, x[0]);
+    v4_store(P->wy, x[1]);
+    v4_store(P->wz, x[2]);
+    u32x4_store(P->ia, P->vert[0].ia, P->vert[1].ia, P->vert[2].ia, P->vert[3].ia);
+    u32x4_store(P->ib, P->vert[0].ib, P->vert[1].ib, P->vert[2].ib, P->vert[3].ib);
     return 1;
 }
 
@@ -260,19 +303,20 @@ static unsigned closest_face(const simd_poly *P)
  * time. Grazed faces go: kept, they would be fanned to w, and where w is
  * nearly in line with one of their edges the new sliver face's normal is
  * noise whose plane cuts the polytope. Grazed faces facing away stay: on a
- * polytope thinner than eps, w grazes both sides. */
+ * polytope thinner than eps, w grazes both sides.
+ * seen[f] = 1 (seen), 0 (kept) or -1 (dead): the walk's one test per face. */
 static void mark_seen(simd_poly *P, v4 w, v4 n0, float eps)
 {
     const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;
     const vw wx = vw_splat(v4_x(w)), wy = vw_splat(v4_y(w)), wz = vw_splat(v4_z(w));
     const vw ux = vw_splat(v4_x(n0)), uy = vw_splat(v4_y(n0)), uz = vw_splat(v4_z(n0));
-    const vw one = vw_splat(1.0f);
+    const vw one = vw_splat(1.0f), dead = vw_splat(-1.0f), inf = vw_splat(INFINITY);
     for (unsigned f = 0; f < slots; f += MINK_W_LANES) {
-        const vw nx = vw_load(P->nx + f), ny = vw_load(P->ny + f), nz = vw_load(P->nz + f);
-        const vw dist = vw_sub(vw_madd(nz, wz, vw_madd(ny, wy, vw_mul(nx, wx))), vw_load(P->d + f));
+        const vw nx = vw_load(P->nx + f), ny = vw_load(P->ny + f), nz = vw_load(P->nz + f), d = vw_load(P->d + f);
+        const vw dist = vw_sub(vw_madd(nz, wz, vw_madd(ny, wy, vw_mul(nx, wx))), d);
         const vw facing = vw_madd(nz, uz, vw_madd(ny, uy, vw_mul(nx, ux)));
         const vwm seen = vw_or(vw_cmpgt(dist, vw_splat(eps)), vw_and(vw_cmpgt(dist, vw_splat(-eps)), vw_cmpgt(facing, vw_splat(-0.5f))));
-        vw_store(P->seen + f, vw_and(seen, one)); /* 1 or 0 */
+        vw_store(P->seen + f, vw_select(vw_cmpeq(d, inf), dead, vw_and(seen, one)));
     }
 }
 
@@ -302,16 +346,18 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
     horizon_edge horizon[MINK_EPA_MAX_FACES];
     uint16_t by_start[MINK_EPA_MAX_VERTICES]; /* new face from horizon vertex v */
     unsigned nstack = 3, nhorizon = 0;
+    const unsigned nfree0 = P->nfree;
 
     mark_seen(P, P->vert[iw].w, n0, eps);
-    remove_face(P, f0);
+    unlink_face(P, f0);
     for (unsigned i = 0; i < 3; ++i) stack[i] = P->adj[f0][i];
     while (nstack > 0) {
         const edge_ref r = stack[--nstack];
         const unsigned g = ref_face(r), e = ref_edge(r);
-        if (!alive(P, g)) continue;
-        if (P->seen[g] > 0.0f) {
-            remove_face(P, g);
+        const float seen = P->seen[g];
+        if (seen < 0.0f) continue; /* dead */
+        if (seen > 0.0f) {
+            unlink_face(P, g);
             if (nstack + 2 > sizeof stack / sizeof stack[0]) return 0;
             const unsigned e1 = next_edge(e);
             stack[nstack++] = P->adj[g][e1];
@@ -342,6 +388,8 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
         P->adj[f][1] = edge_to(g, 2);
         P->adj[g][2] = edge_to(f, 1);
     }
+    /* faces this walk removed that the fan did not reuse */
+    for (unsigned i = nfree0; i < P->nfree; ++i) set_distance(P, P->free_list[i], INFINITY);
     return 1;
 }
 
