@@ -90,10 +90,11 @@ static inline unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c
 {
     const v4 wa = P->vert[a].w, wb = P->vert[b].w, wc = P->vert[c].w;
     const v4 n = v4_cross(v4_sub(wb, wa), v4_sub(wc, wa));
-    const float len2 = v4_len2(n);
+    const v4 len2 = v4_dot_splat(n, n);
     /* tiny n: its square loses precision (or underflows), so scale first */
-    if (!(len2 > 1e-30f) && !v4_any(v4_cmpgt(v4_max(n, v4_neg(n)), v4_zero()))) return NO_FACE;
-    const v4 un = len2 > 1e-30f ? v4_scale(n, 1.0f / sqrtf(len2)) : normalized(n);
+    const int tiny = !(v4_x(len2) > 1e-30f);
+    if (tiny && !v4_any(v4_cmpgt(v4_max(n, v4_neg(n)), v4_zero()))) return NO_FACE;
+    const v4 un = tiny ? normalized(n) : v4_mul(n, v4_div(v4_splat(1.0f), v4_sqrt(len2)));
     unsigned f;
     if (P->nfree > 0) f = P->free_list[--P->nfree];
     else if (P->nf < MINK_EPA_MAX_FACES) {
@@ -383,8 +384,8 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
     }
     /* each new face's edge 1, (b, w), meets the edge 2, (w, b), of the one from b */
     for (unsigned k = 0; k < nhorizon; ++k) {
-        const unsigned b = horizon[k].to, f = by_start[horizon[k].from], g = by_start[b];
-        if (g == NO_FACE || P->fv[g][0] != b) return 0;
+        const unsigned f = by_start[horizon[k].from], g = by_start[horizon[k].to];
+        if (g == NO_FACE) return 0;
         P->adj[f][1] = edge_to(g, 2);
         P->adj[g][2] = edge_to(f, 1);
     }
