@@ -415,21 +415,25 @@ static v4 face_weights(const simd_poly *P, const face_snap *F)
 
 /* Witnesses from the barycentric coordinates of the origin's projection on
  * the closest face. With `search`, among faces within `tol` of it (a flat
- * polytope face split in triangles) the one that holds the projection. */
-static void face_answer(const simd_poly *P, face_snap F, int search, float tol, simd_epa_result *out)
+ * polytope face split in triangles) the one that holds the projection.
+ * F by pointer: passed by value, it was copied in 16-byte loads over the
+ * caller's narrower stores of its fields. */
+static void face_answer(const simd_poly *P, const face_snap *F, int search, float tol, simd_epa_result *out)
 {
-    v4 bary = face_weights(P, &F);
+    face_snap found;
+    v4 bary = face_weights(P, F);
     for (unsigned g = 0; search && g < P->nf && v4_any(v4_cmpgt(v4_zero(), bary)); ++g) {
-        if (!alive(P, g) || P->d[g] > F.d + tol) continue;
+        if (!alive(P, g) || P->d[g] > F->d + tol) continue;
         const face_snap G = snapshot(P, g);
-        if (v4_dot(G.n, F.n) < 0.9999f) continue; /* another plane: a lower bound only */
+        if (v4_dot(G.n, F->n) < 0.9999f) continue; /* another plane: a lower bound only */
         const v4 bg = face_weights(P, &G);
         if (!v4_any(v4_cmpgt(v4_zero(), bg))) {
-            F = G;
+            found = G;
+            F = &found;
             bary = bg;
         }
     }
-    const simd_vertex *A = &P->vert[F.v[0]], *B = &P->vert[F.v[1]], *C = &P->vert[F.v[2]];
+    const simd_vertex *A = &P->vert[F->v[0]], *B = &P->vert[F->v[1]], *C = &P->vert[F->v[2]];
     bary = v4_max(bary, v4_zero());
     float sum = v4_x(v4_hsum_splat(bary));
     if (!(sum > 0.0f)) {
@@ -440,8 +444,8 @@ static void face_answer(const simd_poly *P, face_snap F, int search, float tol, 
     const v4 u = v4_splat_x(bary), v = v4_splat_y(bary), t = v4_splat_z(bary);
     out->pa = v4_madd(t, C->pa, v4_madd(v, B->pa, v4_mul(u, A->pa)));
     out->pb = v4_madd(t, C->pb, v4_madd(v, B->pb, v4_mul(u, A->pb)));
-    out->depth = F.d > 0.0f ? F.d : 0.0f;
-    out->normal = v4_neg(F.n);
+    out->depth = F->d > 0.0f ? F->d : 0.0f;
+    out->normal = v4_neg(F->n);
 }
 
 /* A drop of the closest distance by a few tolerances right after a face far
@@ -479,14 +483,14 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
             /* the closest distance only grows on a convex polytope: a drop
              * means rounding broke convexity; the previous face is better,
              * and an answer only if it was nearly converged */
-            face_answer(&P, previous, 0, tol, out);
+            face_answer(&P, &previous, 0, tol, out);
             if (previous_gain > MINK_EPA_SETTLED_GAINS * tol) out->status = MINK_MAX_ITERATIONS;
             return;
         }
         previous = best;
         if (out->iterations >= MINK_EPA_MAX_VERTICES || P.nv >= MINK_EPA_MAX_VERTICES) {
             /* iteration cap or vertex capacity: the closest face so far */
-            face_answer(&P, best, 0, tol, out);
+            face_answer(&P, &best, 0, tol, out);
             out->status = MINK_MAX_ITERATIONS;
             return;
         }
@@ -494,7 +498,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         const simd_vertex w = mink_simd_support_pair(pair, best.n);
         previous_gain = v4_dot(best.n, w.w) - best.d;
         if (previous_gain <= tol || has_vertex(&P, &w)) {
-            face_answer(&P, best, 1, tol, out); /* converged */
+            face_answer(&P, &best, 1, tol, out); /* converged */
             /* unless w, a vertex already, lies well in front of the face:
              * rounding broke the polytope */
             if (previous_gain > MINK_EPA_SETTLED_GAINS * tol) out->status = MINK_MAX_ITERATIONS;
@@ -505,7 +509,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         if (!expand(&P, f, best.n, iw, tol)) {
             /* face capacity or a horizon broken by rounding: the last
              * consistent closest face (its vertices are never removed) */
-            face_answer(&P, best, 0, tol, out);
+            face_answer(&P, &best, 0, tol, out);
             out->status = MINK_MAX_ITERATIONS;
             return;
         }
