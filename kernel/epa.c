@@ -20,6 +20,10 @@ static unsigned ref_face(edge_ref r) { return r >> 2; }
 static unsigned ref_edge(edge_ref r) { return r & 3u; }
 static unsigned next_edge(unsigned e) { return e == 2 ? 0 : e + 1; }
 
+/* A face's vertex row, written whole: a store of char type would make the
+ * compiler reload the polytope's counters after it. */
+typedef union face_row { uint8_t v[4]; uint32_t all; } face_row;
+
 typedef struct simd_poly {
     _Alignas(64) float nx[FACE_SLOTS];
     _Alignas(64) float ny[FACE_SLOTS];
@@ -27,7 +31,7 @@ typedef struct simd_poly {
     _Alignas(64) float d[FACE_SLOTS];
     _Alignas(64) float seen[FACE_SLOTS]; /* the walk's state: see mark_seen */
     /* rows of 4 (the last unused), so an edge ref's bits are a row and column */
-    uint8_t fv[MINK_EPA_MAX_FACES][4];    /* vertices, CCW from outside                 */
+    face_row fv[MINK_EPA_MAX_FACES];      /* vertices, CCW from outside                 */
     edge_ref adj[MINK_EPA_MAX_FACES][4];  /* across edge (v[i], v[i+1]): that edge there */
     uint8_t free_list[MINK_EPA_MAX_FACES];
     simd_vertex vert[MINK_EPA_MAX_VERTICES];
@@ -68,8 +72,10 @@ static int alive(const simd_poly *P, unsigned f) { return P->d[f] != INFINITY; }
  * single-float store stalls until the store retires. */
 static void set_distance(simd_poly *P, unsigned f, float value)
 {
+    /* lane i holds i, for the widest backend; an integer compare, no conversion */
+    static const _Alignas(64) uint32_t lane_number[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     float *group = P->d + f / MINK_W_LANES * MINK_W_LANES;
-    const vwm lane = vw_cmpeq(vw_iota(), vw_splat((float)(f % MINK_W_LANES)));
+    const vwm lane = vw_cmpeq_u32(lane_number, f % MINK_W_LANES);
     vw_store(group, vw_select(lane, vw_splat(value), vw_load(group)));
 }
 
@@ -107,9 +113,8 @@ static inline unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c
     P->nz[f] = v4_z(un);
     const float d = v4_dot(un, v4_scale(v4_add(v4_add(wa, wb), wc), 1.0f / 3.0f));
     set_distance(P, f, d < INFINITY ? d : 3.0e38f); /* kept alive, never closest */
-    /* the row in one store: snapshot() loads it whole */
-    const uint8_t row[4] = {(uint8_t)a, (uint8_t)b, (uint8_t)c, 0};
-    memcpy(P->fv[f], row, sizeof row);
+    /* the row in one store (snapshot() loads it whole), not of char type */
+    P->fv[f].all = ((face_row){{(uint8_t)a, (uint8_t)b, (uint8_t)c, 0}}).all;
     return f;
 }
 
@@ -365,9 +370,9 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
             stack[nstack++] = P->adj[g][next_edge(e1)];
         } else {
             if (nhorizon >= MINK_EPA_MAX_FACES) return 0;
-            const unsigned from = P->fv[g][next_edge(e)];
-            horizon[nhorizon++] = (horizon_edge){r, (uint8_t)from, P->fv[g][e]};
-            by_start[from] = by_start[P->fv[g][e]] = NO_FACE; /* both ends defined */
+            const unsigned from = P->fv[g].v[next_edge(e)], to = P->fv[g].v[e];
+            horizon[nhorizon++] = (horizon_edge){r, (uint8_t)from, (uint8_t)to};
+            by_start[from] = by_start[to] = NO_FACE; /* both ends defined */
         }
     }
 
@@ -400,7 +405,7 @@ typedef struct face_snap { uint8_t v[4]; v4 n; float d; } face_snap;
 static face_snap snapshot(const simd_poly *P, unsigned f)
 {
     face_snap F = {{0}, face_normal(P, f), P->d[f]};
-    memcpy(F.v, P->fv[f], sizeof F.v); /* the row, fourth byte unused */
+    memcpy(F.v, P->fv[f].v, sizeof F.v); /* the row, fourth byte unused */
     return F;
 }
 
