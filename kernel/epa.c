@@ -20,14 +20,18 @@ static unsigned ref_face(edge_ref r) { return r >> 2; }
 static unsigned ref_edge(edge_ref r) { return r & 3u; }
 static unsigned next_edge(unsigned e) { return e == 2 ? 0 : e + 1; }
 
+/* A face's vertex row, written whole: a store of char type would make the
+ * compiler reload the polytope's counters after it. */
+typedef union face_row { uint8_t v[4]; uint32_t all; } face_row;
+
 typedef struct simd_poly {
     _Alignas(64) float nx[FACE_SLOTS];
     _Alignas(64) float ny[FACE_SLOTS];
     _Alignas(64) float nz[FACE_SLOTS];
     _Alignas(64) float d[FACE_SLOTS];
-    _Alignas(64) float seen[FACE_SLOTS]; /* 1 when the new point sees the face */
+    _Alignas(64) float seen[FACE_SLOTS]; /* the walk's state: see mark_seen */
     /* rows of 4 (the last unused), so an edge ref's bits are a row and column */
-    uint8_t fv[MINK_EPA_MAX_FACES][4];    /* vertices, CCW from outside                 */
+    face_row fv[MINK_EPA_MAX_FACES];      /* vertices, CCW from outside                 */
     edge_ref adj[MINK_EPA_MAX_FACES][4];  /* across edge (v[i], v[i+1]): that edge there */
     uint8_t free_list[MINK_EPA_MAX_FACES];
     simd_vertex vert[MINK_EPA_MAX_VERTICES];
@@ -68,8 +72,10 @@ static int alive(const simd_poly *P, unsigned f) { return P->d[f] != INFINITY; }
  * single-float store stalls until the store retires. */
 static void set_distance(simd_poly *P, unsigned f, float value)
 {
+    /* lane i holds i, for the widest backend; an integer compare, no conversion */
+    static const _Alignas(64) uint32_t lane_number[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     float *group = P->d + f / MINK_W_LANES * MINK_W_LANES;
-    const vwm lane = vw_cmpeq(vw_iota(), vw_splat((float)(f % MINK_W_LANES)));
+    const vwm lane = vw_cmpeq_u32(lane_number, f % MINK_W_LANES);
     vw_store(group, vw_select(lane, vw_splat(value), vw_load(group)));
 }
 
@@ -86,14 +92,15 @@ static v4 normalized(v4 v)
 }
 
 /* A face over vertices a, b, c with its plane; adj is the caller's to set. */
-static unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
+static inline unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
 {
     const v4 wa = P->vert[a].w, wb = P->vert[b].w, wc = P->vert[c].w;
     const v4 n = v4_cross(v4_sub(wb, wa), v4_sub(wc, wa));
-    const float len2 = v4_len2(n);
+    const v4 len2 = v4_dot_splat(n, n);
     /* tiny n: its square loses precision (or underflows), so scale first */
-    if (!(len2 > 1e-30f) && !v4_any(v4_cmpgt(v4_max(n, v4_neg(n)), v4_zero()))) return NO_FACE;
-    const v4 un = len2 > 1e-30f ? v4_scale(n, 1.0f / sqrtf(len2)) : normalized(n);
+    const int tiny = !(v4_x(len2) > 1e-30f);
+    if (tiny && !v4_any(v4_cmpgt(v4_max(n, v4_neg(n)), v4_zero()))) return NO_FACE;
+    const v4 un = tiny ? normalized(n) : v4_mul(n, v4_div(v4_splat(1.0f), v4_sqrt(len2)));
     unsigned f;
     if (P->nfree > 0) f = P->free_list[--P->nfree];
     else if (P->nf < MINK_EPA_MAX_FACES) {
@@ -106,42 +113,84 @@ static unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
     P->nz[f] = v4_z(un);
     const float d = v4_dot(un, v4_scale(v4_add(v4_add(wa, wb), wc), 1.0f / 3.0f));
     set_distance(P, f, d < INFINITY ? d : 3.0e38f); /* kept alive, never closest */
-    /* the row in one store: snapshot() loads it whole */
-    const uint8_t row[4] = {(uint8_t)a, (uint8_t)b, (uint8_t)c, 0};
-    memcpy(P->fv[f], row, sizeof row);
+    /* the row in one store (snapshot() loads it whole), not of char type */
+    P->fv[f].all = ((face_row){{(uint8_t)a, (uint8_t)b, (uint8_t)c, 0}}).all;
     return f;
 }
 
 static v4 face_normal(const simd_poly *P, unsigned f) { return v4_set(P->nx[f], P->ny[f], P->nz[f], 0.0f); }
 
-static void remove_face(simd_poly *P, unsigned f)
+/* A face the walk removes: freed and marked removed for the walk; its
+ * d = +inf is left to expand(), as the fan usually reuses the slot. */
+static void unlink_face(simd_poly *P, unsigned f)
 {
-    set_distance(P, f, INFINITY);
+    P->seen[f] = -1.0f;
     P->free_list[P->nfree++] = (uint8_t)f;
 }
 
 /* The starting tetrahedron over vertices 0..3 with its adjacency written
- * out: once vertex 3 lies on the positive side of (v1-v0) x (v2-v0) (swap
- * 1 and 2 otherwise), faces (0,2,1) (0,1,3) (1,2,3) (0,3,2) face outwards. */
+ * out: once vertex 3 lies on the positive side of (v1-v0) x (v2-v0) (else
+ * vertices 1 and 2 swap roles), faces (0,2,1) (0,1,3) (1,2,3) (0,3,2) face
+ * outwards. The four planes are computed together, face f in lane f, with
+ * add_face's arithmetic; a tiny normal takes add_face itself. */
 static int build_start(simd_poly *P)
 {
-    static const unsigned char faces[4][3] = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}};
+    /* the face rows, as they are and with vertices 1 and 2 swapped */
+    static const uint8_t rows[2][4][4] = {{{0, 2, 1, 0}, {0, 1, 3, 0}, {1, 2, 3, 0}, {0, 3, 2, 0}},
+                                          {{0, 1, 2, 0}, {0, 2, 3, 0}, {2, 1, 3, 0}, {0, 3, 1, 0}}};
     /* adj[f][i]: the face across edge i of face f and that edge's index there */
 #define E(face, edge) ((face) << 2 | (edge))
     static const edge_ref adj[4][4] = {{E(3, 2), E(2, 0), E(1, 0)}, {E(0, 2), E(2, 2), E(3, 0)},
                                        {E(0, 1), E(3, 1), E(1, 1)}, {E(1, 2), E(2, 1), E(0, 0)}};
 #undef E
-    const v4 a = P->vert[0].w;
-    const float vol = v4_dot(v4_sub(P->vert[3].w, a), v4_cross(v4_sub(P->vert[1].w, a), v4_sub(P->vert[2].w, a)));
-    if (vol < 0.0f) {
-        const simd_vertex t = P->vert[1];
-        P->vert[1] = P->vert[2];
-        P->vert[2] = t;
+    const v4 w[4] = {P->vert[0].w, P->vert[1].w, P->vert[2].w, P->vert[3].w};
+    const float vol = v4_dot(v4_sub(w[3], w[0]), v4_cross(v4_sub(w[1], w[0]), v4_sub(w[2], w[0])));
+    const uint8_t(*row)[4] = rows[vol < 0.0f];
+
+    /* corners a, b, c of the four faces as x, y, z rows */
+    v4 a[3], b[3], c[3];
+    v4_transpose_points((const v4[4]){w[row[0][0]], w[row[1][0]], w[row[2][0]], w[row[3][0]]}, a);
+    v4_transpose_points((const v4[4]){w[row[0][1]], w[row[1][1]], w[row[2][1]], w[row[3][1]]}, b);
+    v4_transpose_points((const v4[4]){w[row[0][2]], w[row[1][2]], w[row[2][2]], w[row[3][2]]}, c);
+    v4 e[3], g[3];
+    for (unsigned k = 0; k < 3; ++k) {
+        e[k] = v4_sub(b[k], a[k]);
+        g[k] = v4_sub(c[k], a[k]);
     }
-    for (unsigned f = 0; f < 4; ++f)
-        if (add_face(P, faces[f][0], faces[f][1], faces[f][2]) != f) return 0;
+    /* v4_cross, v4_len2: (x^2 + y^2) + z^2 */
+    const v4 nx = v4_sub(v4_mul(e[1], g[2]), v4_mul(e[2], g[1]));
+    const v4 ny = v4_sub(v4_mul(e[2], g[0]), v4_mul(e[0], g[2]));
+    const v4 nz = v4_sub(v4_mul(e[0], g[1]), v4_mul(e[1], g[0]));
+    const v4 len2 = v4_add(v4_add(v4_mul(nx, nx), v4_mul(ny, ny)), v4_mul(nz, nz));
+    if (!v4_all(v4_cmpgt(len2, v4_splat(1e-30f)))) {
+        for (unsigned f = 0; f < 4; ++f)
+            if (add_face(P, row[f][0], row[f][1], row[f][2]) != f) return 0;
+    } else {
+        const v4 inv = v4_div(v4_splat(1.0f), v4_sqrt(len2));
+        const v4 ux = v4_mul(nx, inv), uy = v4_mul(ny, inv), uz = v4_mul(nz, inv);
+        /* v4_dot with the centroid, its pad lane's product (+0) included */
+        const v4 third = v4_splat(1.0f / 3.0f);
+        const v4 px = v4_mul(ux, v4_mul(v4_add(v4_add(a[0], b[0]), c[0]), third));
+        const v4 py = v4_mul(uy, v4_mul(v4_add(v4_add(a[1], b[1]), c[1]), third));
+        const v4 pz = v4_mul(uz, v4_mul(v4_add(v4_add(a[2], b[2]), c[2]), third));
+        const v4 d = v4_add(v4_add(px, py), v4_add(pz, v4_zero()));
+        const v4 d_kept = v4_select(v4_cmpgt(v4_splat(INFINITY), d), d, v4_splat(3.0e38f)); /* as add_face */
+        v4_store(P->nx, ux);
+        v4_store(P->ny, uy);
+        v4_store(P->nz, uz);
+        /* slots 0-3 in the first lane group, the rest of it dead */
+        vw_store(P->d, vw_select(vw_cmpgt(vw_splat(4.0f), vw_iota()), vw_from_v4(d_kept), vw_splat(INFINITY)));
+        memcpy(P->fv, row, 4 * sizeof row[0]);
+        P->nf = 4;
+    }
     memcpy(P->adj, adj, sizeof adj);
-    for (unsigned i = 0; i < 4; ++i) index_vertex(P, i); /* blow_up may have moved them */
+    v4 x[3];
+    v4_transpose_points(w, x);
+    v4_store(P->wx, x[0]);
+    v4_store(P->wy, x[1]);
+    v4_store(P->wz, x[2]);
+    u32x4_store(P->ia, P->vert[0].ia, P->vert[1].ia, P->vert[2].ia, P->vert[3].ia);
+    u32x4_store(P->ib, P->vert[0].ib, P->vert[1].ib, P->vert[2].ib, P->vert[3].ib);
     return 1;
 }
 
@@ -260,19 +309,20 @@ static unsigned closest_face(const simd_poly *P)
  * time. Grazed faces go: kept, they would be fanned to w, and where w is
  * nearly in line with one of their edges the new sliver face's normal is
  * noise whose plane cuts the polytope. Grazed faces facing away stay: on a
- * polytope thinner than eps, w grazes both sides. */
+ * polytope thinner than eps, w grazes both sides.
+ * seen[f] = 1 (seen), 0 (kept) or -1 (dead): the walk's one test per face. */
 static void mark_seen(simd_poly *P, v4 w, v4 n0, float eps)
 {
     const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;
     const vw wx = vw_splat(v4_x(w)), wy = vw_splat(v4_y(w)), wz = vw_splat(v4_z(w));
     const vw ux = vw_splat(v4_x(n0)), uy = vw_splat(v4_y(n0)), uz = vw_splat(v4_z(n0));
-    const vw one = vw_splat(1.0f);
+    const vw one = vw_splat(1.0f), dead = vw_splat(-1.0f), inf = vw_splat(INFINITY);
     for (unsigned f = 0; f < slots; f += MINK_W_LANES) {
-        const vw nx = vw_load(P->nx + f), ny = vw_load(P->ny + f), nz = vw_load(P->nz + f);
-        const vw dist = vw_sub(vw_madd(nz, wz, vw_madd(ny, wy, vw_mul(nx, wx))), vw_load(P->d + f));
+        const vw nx = vw_load(P->nx + f), ny = vw_load(P->ny + f), nz = vw_load(P->nz + f), d = vw_load(P->d + f);
+        const vw dist = vw_sub(vw_madd(nz, wz, vw_madd(ny, wy, vw_mul(nx, wx))), d);
         const vw facing = vw_madd(nz, uz, vw_madd(ny, uy, vw_mul(nx, ux)));
         const vwm seen = vw_or(vw_cmpgt(dist, vw_splat(eps)), vw_and(vw_cmpgt(dist, vw_splat(-eps)), vw_cmpgt(facing, vw_splat(-0.5f))));
-        vw_store(P->seen + f, vw_and(seen, one)); /* 1 or 0 */
+        vw_store(P->seen + f, vw_select(vw_cmpeq(d, inf), dead, vw_and(seen, one)));
     }
 }
 
@@ -302,25 +352,27 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
     horizon_edge horizon[MINK_EPA_MAX_FACES];
     uint16_t by_start[MINK_EPA_MAX_VERTICES]; /* new face from horizon vertex v */
     unsigned nstack = 3, nhorizon = 0;
+    const unsigned nfree0 = P->nfree;
 
     mark_seen(P, P->vert[iw].w, n0, eps);
-    remove_face(P, f0);
+    unlink_face(P, f0);
     for (unsigned i = 0; i < 3; ++i) stack[i] = P->adj[f0][i];
     while (nstack > 0) {
         const edge_ref r = stack[--nstack];
         const unsigned g = ref_face(r), e = ref_edge(r);
-        if (!alive(P, g)) continue;
-        if (P->seen[g] > 0.0f) {
-            remove_face(P, g);
+        const float seen = P->seen[g];
+        if (seen < 0.0f) continue; /* dead */
+        if (seen > 0.0f) {
+            unlink_face(P, g);
             if (nstack + 2 > sizeof stack / sizeof stack[0]) return 0;
             const unsigned e1 = next_edge(e);
             stack[nstack++] = P->adj[g][e1];
             stack[nstack++] = P->adj[g][next_edge(e1)];
         } else {
             if (nhorizon >= MINK_EPA_MAX_FACES) return 0;
-            const unsigned from = P->fv[g][next_edge(e)];
-            horizon[nhorizon++] = (horizon_edge){r, (uint8_t)from, P->fv[g][e]};
-            by_start[from] = by_start[P->fv[g][e]] = NO_FACE; /* both ends defined */
+            const unsigned from = P->fv[g].v[next_edge(e)], to = P->fv[g].v[e];
+            horizon[nhorizon++] = (horizon_edge){r, (uint8_t)from, (uint8_t)to};
+            by_start[from] = by_start[to] = NO_FACE; /* both ends defined */
         }
     }
 
@@ -337,11 +389,13 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
     }
     /* each new face's edge 1, (b, w), meets the edge 2, (w, b), of the one from b */
     for (unsigned k = 0; k < nhorizon; ++k) {
-        const unsigned b = horizon[k].to, f = by_start[horizon[k].from], g = by_start[b];
-        if (g == NO_FACE || P->fv[g][0] != b) return 0;
+        const unsigned f = by_start[horizon[k].from], g = by_start[horizon[k].to];
+        if (g == NO_FACE) return 0;
         P->adj[f][1] = edge_to(g, 2);
         P->adj[g][2] = edge_to(f, 1);
     }
+    /* faces this walk removed that the fan did not reuse */
+    for (unsigned i = nfree0; i < P->nfree; ++i) set_distance(P, P->free_list[i], INFINITY);
     return 1;
 }
 
@@ -351,7 +405,7 @@ typedef struct face_snap { uint8_t v[4]; v4 n; float d; } face_snap;
 static face_snap snapshot(const simd_poly *P, unsigned f)
 {
     face_snap F = {{0}, face_normal(P, f), P->d[f]};
-    memcpy(F.v, P->fv[f], sizeof F.v); /* the row, fourth byte unused */
+    memcpy(F.v, P->fv[f].v, sizeof F.v); /* the row, fourth byte unused */
     return F;
 }
 
@@ -366,21 +420,25 @@ static v4 face_weights(const simd_poly *P, const face_snap *F)
 
 /* Witnesses from the barycentric coordinates of the origin's projection on
  * the closest face. With `search`, among faces within `tol` of it (a flat
- * polytope face split in triangles) the one that holds the projection. */
-static void face_answer(const simd_poly *P, face_snap F, int search, float tol, simd_epa_result *out)
+ * polytope face split in triangles) the one that holds the projection.
+ * F by pointer: passed by value, it was copied in 16-byte loads over the
+ * caller's narrower stores of its fields. */
+static void face_answer(const simd_poly *P, const face_snap *F, int search, float tol, simd_epa_result *out)
 {
-    v4 bary = face_weights(P, &F);
+    face_snap found;
+    v4 bary = face_weights(P, F);
     for (unsigned g = 0; search && g < P->nf && v4_any(v4_cmpgt(v4_zero(), bary)); ++g) {
-        if (!alive(P, g) || P->d[g] > F.d + tol) continue;
+        if (!alive(P, g) || P->d[g] > F->d + tol) continue;
         const face_snap G = snapshot(P, g);
-        if (v4_dot(G.n, F.n) < 0.9999f) continue; /* another plane: a lower bound only */
+        if (v4_dot(G.n, F->n) < 0.9999f) continue; /* another plane: a lower bound only */
         const v4 bg = face_weights(P, &G);
         if (!v4_any(v4_cmpgt(v4_zero(), bg))) {
-            F = G;
+            found = G;
+            F = &found;
             bary = bg;
         }
     }
-    const simd_vertex *A = &P->vert[F.v[0]], *B = &P->vert[F.v[1]], *C = &P->vert[F.v[2]];
+    const simd_vertex *A = &P->vert[F->v[0]], *B = &P->vert[F->v[1]], *C = &P->vert[F->v[2]];
     bary = v4_max(bary, v4_zero());
     float sum = v4_x(v4_hsum_splat(bary));
     if (!(sum > 0.0f)) {
@@ -391,8 +449,8 @@ static void face_answer(const simd_poly *P, face_snap F, int search, float tol, 
     const v4 u = v4_splat_x(bary), v = v4_splat_y(bary), t = v4_splat_z(bary);
     out->pa = v4_madd(t, C->pa, v4_madd(v, B->pa, v4_mul(u, A->pa)));
     out->pb = v4_madd(t, C->pb, v4_madd(v, B->pb, v4_mul(u, A->pb)));
-    out->depth = F.d > 0.0f ? F.d : 0.0f;
-    out->normal = v4_neg(F.n);
+    out->depth = F->d > 0.0f ? F->d : 0.0f;
+    out->normal = v4_neg(F->n);
 }
 
 /* A drop of the closest distance by a few tolerances right after a face far
@@ -430,14 +488,14 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
             /* the closest distance only grows on a convex polytope: a drop
              * means rounding broke convexity; the previous face is better,
              * and an answer only if it was nearly converged */
-            face_answer(&P, previous, 0, tol, out);
+            face_answer(&P, &previous, 0, tol, out);
             if (previous_gain > MINK_EPA_SETTLED_GAINS * tol) out->status = MINK_MAX_ITERATIONS;
             return;
         }
         previous = best;
         if (out->iterations >= MINK_EPA_MAX_VERTICES || P.nv >= MINK_EPA_MAX_VERTICES) {
             /* iteration cap or vertex capacity: the closest face so far */
-            face_answer(&P, best, 0, tol, out);
+            face_answer(&P, &best, 0, tol, out);
             out->status = MINK_MAX_ITERATIONS;
             return;
         }
@@ -445,7 +503,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         const simd_vertex w = mink_simd_support_pair(pair, best.n);
         previous_gain = v4_dot(best.n, w.w) - best.d;
         if (previous_gain <= tol || has_vertex(&P, &w)) {
-            face_answer(&P, best, 1, tol, out); /* converged */
+            face_answer(&P, &best, 1, tol, out); /* converged */
             /* unless w, a vertex already, lies well in front of the face:
              * rounding broke the polytope */
             if (previous_gain > MINK_EPA_SETTLED_GAINS * tol) out->status = MINK_MAX_ITERATIONS;
@@ -456,7 +514,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         if (!expand(&P, f, best.n, iw, tol)) {
             /* face capacity or a horizon broken by rounding: the last
              * consistent closest face (its vertices are never removed) */
-            face_answer(&P, best, 0, tol, out);
+            face_answer(&P, &best, 0, tol, out);
             out->status = MINK_MAX_ITERATIONS;
             return;
         }

@@ -57,6 +57,7 @@ MINK_INLINE v4 v4_add(v4 a, v4 b) { return simde_mm_add_ps(a, b); }
 MINK_INLINE v4 v4_sub(v4 a, v4 b) { return simde_mm_sub_ps(a, b); }
 MINK_INLINE v4 v4_mul(v4 a, v4 b) { return simde_mm_mul_ps(a, b); }
 MINK_INLINE v4 v4_div(v4 a, v4 b) { return simde_mm_div_ps(a, b); }
+MINK_INLINE v4 v4_sqrt(v4 a) { return simde_mm_sqrt_ps(a); } /* IEEE, per lane */
 /* a*b + c, rounded twice: results do not depend on FMA hardware. */
 MINK_INLINE v4 v4_madd(v4 a, v4 b, v4 c) { return simde_mm_add_ps(simde_mm_mul_ps(a, b), c); }
 MINK_INLINE v4 v4_scale(v4 a, float s) { return simde_mm_mul_ps(a, simde_mm_set1_ps(s)); }

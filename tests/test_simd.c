@@ -192,6 +192,8 @@ static void test_v4_arith(void **state)
         for (int i = 0; i < 4; ++i) expect_same("v4_mul", i, out[i], a[i] * b[i]);
         v4_store(out, v4_div(va, vq));
         for (int i = 0; i < 4; ++i) expect_same("v4_div", i, out[i], a[i] / q[i]);
+        v4_store(out, v4_sqrt(v4_max(va, v4_neg(va))));
+        for (int i = 0; i < 4; ++i) expect_same("v4_sqrt", i, out[i], sqrtf(fabsf(a[i])));
         v4_store(out, v4_scale(va, b[0]));
         for (int i = 0; i < 4; ++i) expect_same("v4_scale", i, out[i], a[i] * b[0]);
         /* madd rounds twice on every backend: never a fused result */
