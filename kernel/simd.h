@@ -367,6 +367,16 @@ MINK_INLINE uint32_t vw_first_lane(vwm m) { return (uint32_t)__builtin_ctz((unsi
 MINK_INLINE uint32_t vw_first_lane(vwm m) { return (uint32_t)v4_x(v4_hmin_splat(v4_select(m, vw_iota(), v4_splat(4.0f)))); }
 #endif
 
+/* The mask as bits, bit i set iff lane i is (movemask on x86; the lanes'
+ * weights summed elsewhere). */
+#if MINK_W_LANES == 16
+MINK_INLINE uint32_t vw_mask_bits(vwm m) { return (uint32_t)simde_mm512_movepi32_mask(simde_mm512_castps_si512(m)); }
+#elif MINK_W_LANES == 8
+MINK_INLINE uint32_t vw_mask_bits(vwm m) { return (uint32_t)simde_mm256_movemask_ps(m); }
+#else
+MINK_INLINE uint32_t vw_mask_bits(vwm m) { return v4_mask_bits(m); }
+#endif
+
 MINK_INLINE uint32_t vw_argmax(vw value, vw index, float *best)
 {
     const v4 top = v4_hmax_splat(vw_fold_max(value));

@@ -78,6 +78,20 @@ static inline uint32_t hull_argmax(const mink_shape *s, v4 d)
     vw best0 = vw_max(hull_dots(s, 0, dx, dy, dz), none);
     if (s->count <= MINK_W_LANES) /* one lane-width: lane = index */
         return vw_first_lane(vw_cmpeq(best0, vw_from_v4(v4_hmax_splat(vw_fold_max(best0)))));
+    if (s->count <= 4 * MINK_W_LANES) {
+        /* up to four lane-widths: their dot products stay in registers, and
+         * the index is the first lane, in scan order, holding the maximum
+         * (no index lanes to carry; -inf past the points) */
+        const vw d1 = vw_max(hull_dots(s, MINK_W_LANES, dx, dy, dz), none);
+        const vw d2 = s->count > 2 * MINK_W_LANES ? vw_max(hull_dots(s, 2 * MINK_W_LANES, dx, dy, dz), none) : none;
+        const vw d3 = s->count > 3 * MINK_W_LANES ? vw_max(hull_dots(s, 3 * MINK_W_LANES, dx, dy, dz), none) : none;
+        const vw top = vw_from_v4(v4_hmax_splat(vw_fold_max(vw_max(vw_max(best0, d1), vw_max(d2, d3)))));
+        const uint64_t bits = (uint64_t)vw_mask_bits(vw_cmpeq(best0, top)) |
+                              (uint64_t)vw_mask_bits(vw_cmpeq(d1, top)) << MINK_W_LANES |
+                              (uint64_t)vw_mask_bits(vw_cmpeq(d2, top)) << 2 * MINK_W_LANES |
+                              (uint64_t)vw_mask_bits(vw_cmpeq(d3, top)) << 3 * MINK_W_LANES;
+        return (uint32_t)__builtin_ctzll(bits);
+    }
 
     /* Two running maxima (even and odd lane-widths) hide the latency of the
      * compare-select chain. */

@@ -548,6 +548,7 @@ static void test_vw_bookkeeping(void **state)
         uint32_t lowest = 0;
         while (!(bits >> lowest & 1u)) ++lowest;
         EXPECT_INT(vw_first_lane(vw_mask_of(bits)), lowest);
+        EXPECT_INT(vw_mask_bits(vw_mask_of(bits)), bits);
 
         _Alignas(64) uint32_t ids[W];
         const uint32_t x = rng_below(&r, 3) == 0 ? 0xffffffffu : (uint32_t)rng_below(&r, 4);
