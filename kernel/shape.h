@@ -77,7 +77,7 @@ static inline int mink_check_inputs(const mink_shape *a, const mink_pose *pa, co
                           v4_and(mink_position_ok(pa), mink_position_ok(pb)));
     const int bad = mink_shape_kind_bad(a) | mink_shape_kind_bad(b) | mink_quat_bad(pa, qa_norm2) |
                     mink_quat_bad(pb, qb_norm2);
-    return bad | !v4_all(ok) ? MINK_ERR_INVALID : 0;
+    return (bad | !v4_all(ok)) ? MINK_ERR_INVALID : 0;
 }
 
 /* Checks a query's inputs; on success writes the poses with normalized
