@@ -51,22 +51,29 @@ static int query_open(simd_query *q, const mink_shape *a, const mink_pose *pa,
     return 1;
 }
 
-/* Remembers the outcome, the axis (A frame) and the simplex's features. */
+/* Remembers the outcome, the axis (A frame) and the simplex's features.
+ * The ids are gathered in registers and stored as whole rows (the cache
+ * store reads them so): each used slot, highest first, is pushed in front,
+ * which leaves them in slot order, zeros after. */
 static void remember(const simd_query *q, mink_cache *cache, cache_outcome outcome, v4 axis, const simd_simplex *s)
 {
     if (!cache) return;
     cache_state st;
-    memset(&st, 0, sizeof st);
     float t[4];
     v4_store(t, axis);
     memcpy(st.axis, t, sizeof st.axis);
     st.outcome = outcome;
-    for (unsigned i = 0; s && i < 4; ++i) {
+    st.frames = 0;
+    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0, n = 0;
+    for (int i = 3; s && i >= 0; --i) {
         if (!(s->bits & (1u << i))) continue;
-        st.ia[st.count] = s->vert[i].ia;
-        st.ib[st.count] = s->vert[i].ib;
-        st.count++;
+        a3 = a2, a2 = a1, a1 = a0, a0 = s->vert[i].ia;
+        b3 = b2, b2 = b1, b1 = b0, b0 = s->vert[i].ib;
+        n++;
     }
+    u32x4_store(st.ia, a0, a1, a2, a3);
+    u32x4_store(st.ib, b0, b1, b2, b3);
+    st.count = n;
     mink_cache_store(cache, q->pair.a, q->pair.b, &st, &q->cached);
 }
 

@@ -105,62 +105,12 @@ mink_status mink_hull_init(mink_shape *out, void *mem, size_t mem_bytes,
     return MINK_OK;
 }
 
-static uint32_t float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-/* A size as an integer, -0 folded onto +0: every size in [0, limit] is then
- * at most limit's bits, and NaN, Inf and negatives are above them. One
- * compare per field, no branches: every query pays this for two shapes. */
-static uint32_t size_bits(float f)
-{
-    const uint32_t u = float_bits(f);
-    return u == 0x80000000u ? 0u : u;
-}
-
-/* |f| as an integer: finite and |f| <= limit iff at most limit's bits. */
-static uint32_t magnitude_bits(float f) { return float_bits(f) & 0x7fffffffu; }
-
-/* An int, not a comparison: these flags are or-ed without branches. */
-static int above(uint32_t bits, uint32_t limit) { return bits > limit; }
-
-int mink_shape_is_valid(const mink_shape *s)
-{
-    if (!s) return 0;
-    const uint32_t lim = float_bits(MINK_MAX_MAGNITUDE);
-    /* the extent of a box or hull may reach sqrt(3) times the limit */
-    int bad = above(size_bits(s->radius), lim) | above(size_bits(s->half[0]), lim) | above(size_bits(s->half[1]), lim) |
-              above(size_bits(s->half[2]), lim) | above(size_bits(s->extent), float_bits(2.0f * MINK_MAX_MAGNITUDE));
-    if (s->type == MINK_SHAPE_HULL)
-        bad |= (s->count == 0) | (s->count > MINK_HULL_MAX_POINTS) | (s->padded < s->count) |
-               (s->padded % MINK_HULL_PAD != 0) | !s->x | !s->y | !s->z;
-    else
-        bad |= (s->type < MINK_SHAPE_SPHERE) | (s->type > MINK_SHAPE_BOX);
-    return !bad;
-}
-
-/* A finite position within MINK_MAX_MAGNITUDE and |q| within
- * MINK_QUAT_UNIT_TOL of 1, tested on |q|^2 (no root). A NaN or Inf in q
- * makes |q|^2 NaN or Inf, which the band rejects. */
-static int pose_check(const mink_pose *p, float *norm2)
-{
-    const uint32_t lim = float_bits(MINK_MAX_MAGNITUDE);
-    const int bad = above(magnitude_bits(p->p.x), lim) | above(magnitude_bits(p->p.y), lim) |
-                    above(magnitude_bits(p->p.z), lim);
-    const float n2 = p->q.x * p->q.x + p->q.y * p->q.y + p->q.z * p->q.z + p->q.w * p->q.w;
-    const float lo = (1.0f - MINK_QUAT_UNIT_TOL) * (1.0f - MINK_QUAT_UNIT_TOL);
-    const float hi = (1.0f + MINK_QUAT_UNIT_TOL) * (1.0f + MINK_QUAT_UNIT_TOL);
-    *norm2 = n2;
-    return !bad && n2 >= lo && n2 <= hi;
-}
+int mink_shape_is_valid(const mink_shape *s) { return s && v4_all(mink_shape_sizes_ok(s)) && !mink_shape_kind_bad(s); }
 
 int mink_pose_is_valid(const mink_pose *p)
 {
     float n2;
-    return p && pose_check(p, &n2);
+    return p && v4_all(mink_position_ok(p)) && !mink_quat_bad(p, &n2);
 }
 
 static mink_pose unit_pose(const mink_pose *p, float norm2)
@@ -172,14 +122,6 @@ static mink_pose unit_pose(const mink_pose *p, float norm2)
     u.q.z *= inv;
     u.q.w *= inv;
     return u;
-}
-
-int mink_check_inputs(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
-                      float *qa_norm2, float *qb_norm2)
-{
-    if (!mink_shape_is_valid(a) || !mink_shape_is_valid(b)) return MINK_ERR_INVALID;
-    if (!pa || !pb || !pose_check(pa, qa_norm2) || !pose_check(pb, qb_norm2)) return MINK_ERR_INVALID;
-    return 0;
 }
 
 int mink_check_query(const mink_shape *a, const mink_pose *pa,

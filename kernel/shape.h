@@ -3,15 +3,82 @@
 #define MINK_SHAPE_H
 
 #include "mink/mink.h"
+#include "simd.h"
+#include "tolerance.h"
+
+#include <math.h>
+#include <stddef.h>
 
 /* 1 if all three components are finite. */
 int mink_vec3_finite(mink_vec3 v);
 
+/* The validation rules, inline: every query pays them for two shapes and
+ * two poses, so the float fields are compared a vector at a time and every
+ * flag is combined without branches, tested once. */
+
+/* The vector compares read neighbouring fields together. */
+_Static_assert(offsetof(mink_shape, half) == offsetof(mink_shape, radius) + sizeof(float) &&
+                   offsetof(mink_shape, extent) == offsetof(mink_shape, half) + 3 * sizeof(float),
+               "radius, half[3], extent contiguous");
+_Static_assert(offsetof(mink_pose, q) == sizeof(mink_vec3), "q.x follows p");
+
+/* Lanes within [lo, hi]; a NaN lane never is. */
+static inline v4m mink_in_range(v4 v, v4 lo, v4 hi) { return v4_and(v4_cmpge(v, lo), v4_cmpge(hi, v)); }
+
+/* Lanes set where s's sizes are good: radius and half extents in
+ * [0, MINK_MAX_MAGNITUDE] (-0 too), the extent (a box's or hull's may reach
+ * sqrt(3) times the limit) in [0, 2 MINK_MAX_MAGNITUDE]. */
+static inline v4m mink_shape_sizes_ok(const mink_shape *s)
+{
+    const float lim = MINK_MAX_MAGNITUDE;
+    const v4 radius_half = v4_load(&s->radius); /* radius, half[0..2] */
+    const v4 half_extent = v4_load(s->half);    /* half[0..2], extent */
+    return v4_and(mink_in_range(radius_half, v4_zero(), v4_splat(lim)),
+                  mink_in_range(half_extent, v4_zero(), v4_set(lim, lim, lim, 2.0f * lim)));
+}
+
+/* 1 if s's kind and, for a hull, its counts and arrays are bad. */
+static inline int mink_shape_kind_bad(const mink_shape *s)
+{
+    const int hull = (s->count == 0) | (s->count > MINK_HULL_MAX_POINTS) | (s->padded < s->count) |
+                     (s->padded % MINK_HULL_PAD != 0) | !s->x | !s->y | !s->z;
+    const int primitive = s->type - MINK_SHAPE_SPHERE > MINK_SHAPE_BOX - MINK_SHAPE_SPHERE;
+    return s->type == MINK_SHAPE_HULL ? hull : primitive;
+}
+
+/* Lanes set where p's position is within MINK_MAX_MAGNITUDE (finite). The
+ * fourth lane reads q.x, left to the |q|^2 band (set unless NaN, which the
+ * band rejects as well). */
+static inline v4m mink_position_ok(const mink_pose *p)
+{
+    const float lim = MINK_MAX_MAGNITUDE;
+    return mink_in_range(v4_load(&p->p.x), v4_set(-lim, -lim, -lim, -INFINITY), v4_set(lim, lim, lim, INFINITY));
+}
+
+/* 1 unless |q| is within MINK_QUAT_UNIT_TOL of 1, tested on |q|^2, which it
+ * gives (no root; a NaN or Inf in q makes |q|^2 NaN or Inf: rejected). */
+static inline int mink_quat_bad(const mink_pose *p, float *norm2)
+{
+    const float n2 = p->q.x * p->q.x + p->q.y * p->q.y + p->q.z * p->q.z + p->q.w * p->q.w;
+    const float lo = (1.0f - MINK_QUAT_UNIT_TOL) * (1.0f - MINK_QUAT_UNIT_TOL);
+    const float hi = (1.0f + MINK_QUAT_UNIT_TOL) * (1.0f + MINK_QUAT_UNIT_TOL);
+    *norm2 = n2;
+    return !(n2 >= lo) | !(n2 <= hi);
+}
+
 /* Checks a query's inputs without copying them; on success gives |q|^2 of
  * each pose (within MINK_QUAT_UNIT_TOL of 1). Returns 0 on success,
  * MINK_ERR_INVALID otherwise. */
-int mink_check_inputs(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
-                      float *qa_norm2, float *qb_norm2);
+static inline int mink_check_inputs(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                    const mink_pose *pb, float *qa_norm2, float *qb_norm2)
+{
+    if (!a || !b || !pa || !pb) return MINK_ERR_INVALID;
+    const v4m ok = v4_and(v4_and(mink_shape_sizes_ok(a), mink_shape_sizes_ok(b)),
+                          v4_and(mink_position_ok(pa), mink_position_ok(pb)));
+    const int bad = mink_shape_kind_bad(a) | mink_shape_kind_bad(b) | mink_quat_bad(pa, qa_norm2) |
+                    mink_quat_bad(pb, qb_norm2);
+    return (bad | !v4_all(ok)) ? MINK_ERR_INVALID : 0;
+}
 
 /* Checks a query's inputs; on success writes the poses with normalized
  * quaternions. Returns 0 on success, MINK_ERR_INVALID otherwise. */

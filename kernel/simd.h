@@ -154,6 +154,10 @@ MINK_INLINE void v4_transpose_points(const v4 p[4], v4 xyz[3])
     xyz[2] = simde_mm_movelh_ps(zw01, zw23);
 }
 
+/* Lanes (a[i], a[j], b[k], b[l]), i..l constants: two of a, then two of b.
+ * A macro: the lane numbers must be compile-time constants. */
+#define v4_shuffle(a, b, i, j, k, l) simde_mm_shuffle_ps((a), (b), SIMDE_MM_SHUFFLE((l), (k), (j), (i)))
+
 /* Broadcasts of one lane. */
 MINK_INLINE v4 v4_splat_x(v4 a) { return simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(0, 0, 0, 0)); }
 MINK_INLINE v4 v4_splat_y(v4 a) { return simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(1, 1, 1, 1)); }

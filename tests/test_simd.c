@@ -159,6 +159,17 @@ static void test_v4_lanes(void **state)
         v4_store(out, v4_splat_z(va));
         for (int i = 0; i < 4; ++i) expect_same("v4_splat_z", i, out[i], a[2]);
         /* xyz keeps three lanes and writes +0 in the pad */
+        const v4 vb = v4_set(a[3], a[2], a[1], a[0]);
+        v4_store(out, v4_shuffle(va, vb, 3, 1, 0, 2));
+        expect_same("v4_shuffle", 0, out[0], a[3]);
+        expect_same("v4_shuffle", 1, out[1], a[1]);
+        expect_same("v4_shuffle", 2, out[2], a[3]);
+        expect_same("v4_shuffle", 3, out[3], a[1]);
+        v4_store(out, v4_shuffle(va, vb, 0, 2, 3, 1));
+        expect_same("v4_shuffle", 0, out[0], a[0]);
+        expect_same("v4_shuffle", 1, out[1], a[2]);
+        expect_same("v4_shuffle", 2, out[2], a[0]);
+        expect_same("v4_shuffle", 3, out[3], a[2]);
         v4_store(out, v4_xyz(va));
         for (int i = 0; i < 3; ++i) expect_same("v4_xyz", i, out[i], a[i]);
         expect_same("v4_xyz", 3, out[3], 0.0f);
