@@ -12,12 +12,14 @@
 #define NO_FACE 0xffffu
 
 /* Indices in bytes: vertices and faces fit in 8 bits, an edge reference
- * (face << 2 | edge) in 16. */
+ * (face << 2 | edge) in 16. Taken apart as unsigned (and the walk's stack
+ * holds them in 32 bits): from 16-bit values the compiler split them with
+ * 16-bit shifts and masks. */
 _Static_assert(MINK_EPA_MAX_VERTICES <= 256 && MINK_EPA_MAX_FACES <= 256, "indices are bytes");
 typedef uint16_t edge_ref;
 static edge_ref edge_to(unsigned face, unsigned edge) { return (edge_ref)(face << 2 | edge); }
-static unsigned ref_face(edge_ref r) { return r >> 2; }
-static unsigned ref_edge(edge_ref r) { return r & 3u; }
+static unsigned ref_face(unsigned r) { return r >> 2; }
+static unsigned ref_edge(unsigned r) { return r & 3u; }
 static unsigned next_edge(unsigned e) { return e == 2 ? 0 : e + 1; }
 
 /* A face's vertex row, written whole: a store of char type would make the
@@ -355,7 +357,7 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
 {
     /* a horizon edge: face g's edge e, which runs from vertex `from` to `to` */
     typedef struct { edge_ref edge; uint8_t from, to; } horizon_edge;
-    edge_ref stack[2 * MINK_EPA_MAX_FACES + 4];
+    uint32_t stack[2 * MINK_EPA_MAX_FACES + 4]; /* edge refs */
     horizon_edge horizon[MINK_EPA_MAX_FACES];
     uint16_t by_start[MINK_EPA_MAX_VERTICES]; /* new face from horizon vertex v */
     unsigned nstack = 3, nhorizon = 0;
@@ -367,7 +369,7 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
     unlink_face(P, &S, f0);
     for (unsigned i = 0; i < 3; ++i) stack[i] = P->adj[f0][i];
     while (nstack > 0) {
-        const edge_ref r = stack[--nstack];
+        const unsigned r = stack[--nstack];
         const unsigned g = ref_face(r), e = ref_edge(r);
         if (P->fv[g].v[3] == REMOVED) continue;
         if (sees(P, g, &V)) {
