@@ -33,7 +33,7 @@ typedef struct simd_poly {
     _Alignas(64) float ny[FACE_SLOTS];
     _Alignas(64) float nz[FACE_SLOTS];
     _Alignas(64) float d[FACE_SLOTS];
-    /* rows of 4 (the last unused), so an edge ref's bits are a row and column */
+    /* rows of 4 (the last the walk's mark), so an edge ref's bits are a row and column */
     face_row fv[MINK_EPA_MAX_FACES];      /* vertices, CCW from outside                 */
     edge_ref adj[MINK_EPA_MAX_FACES][4];  /* across edge (v[i], v[i+1]): that edge there */
     uint8_t free_list[MINK_EPA_MAX_FACES];
@@ -326,7 +326,8 @@ typedef struct walk_view { float wx, wy, wz, ux, uy, uz, eps; } walk_view;
  * polytope. Grazed faces facing away stay: on a polytope thinner than eps,
  * w grazes both sides. Tested as the walk reaches a face (a few per
  * expansion) rather than lane-wide over all faces; sums in the order of
- * the lane arithmetic this replaced, nz*z + (ny*y + nx*x), bit for bit. */
+ * the lane arithmetic this replaced, nz*z + (ny*y + nx*x), bit for bit
+ * (the build keeps -ffp-contract=off: no product is fused into a sum). */
 static int sees(const simd_poly *P, unsigned f, const walk_view *V)
 {
     const float dist = P->nz[f] * V->wz + (P->ny[f] * V->wy + P->nx[f] * V->wx) - P->d[f];
