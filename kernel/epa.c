@@ -6,31 +6,34 @@
 #include <string.h>
 
 /* Face arrays padded to whole lanes; unused and dead faces have d = +inf,
- * so they never win the closest-face scan and never see a point. */
+ * so they never win the closest-face scan. */
 #define FACE_SLOTS ((MINK_EPA_MAX_FACES + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES)
 #define VERTEX_SLOTS ((MINK_EPA_MAX_VERTICES + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES)
 #define NO_FACE 0xffffu
 
 /* Indices in bytes: vertices and faces fit in 8 bits, an edge reference
- * (face << 2 | edge) in 16. */
+ * (face << 2 | edge) in 16. Taken apart as unsigned (and the walk's stack
+ * holds them in 32 bits): from 16-bit values the compiler split them with
+ * 16-bit shifts and masks. */
 _Static_assert(MINK_EPA_MAX_VERTICES <= 256 && MINK_EPA_MAX_FACES <= 256, "indices are bytes");
 typedef uint16_t edge_ref;
 static edge_ref edge_to(unsigned face, unsigned edge) { return (edge_ref)(face << 2 | edge); }
-static unsigned ref_face(edge_ref r) { return r >> 2; }
-static unsigned ref_edge(edge_ref r) { return r & 3u; }
+static unsigned ref_face(unsigned r) { return r >> 2; }
+static unsigned ref_edge(unsigned r) { return r & 3u; }
 static unsigned next_edge(unsigned e) { return e == 2 ? 0 : e + 1; }
 
 /* A face's vertex row, written whole: a store of char type would make the
- * compiler reload the polytope's counters after it. */
+ * compiler reload the polytope's counters after it. The fourth byte is the
+ * walk's mark: 0 while the face is alive, REMOVED once a walk removed it. */
 typedef union face_row { uint8_t v[4]; uint32_t all; } face_row;
+#define REMOVED 1
 
 typedef struct simd_poly {
     _Alignas(64) float nx[FACE_SLOTS];
     _Alignas(64) float ny[FACE_SLOTS];
     _Alignas(64) float nz[FACE_SLOTS];
     _Alignas(64) float d[FACE_SLOTS];
-    _Alignas(64) float seen[FACE_SLOTS]; /* the walk's state: see mark_seen */
-    /* rows of 4 (the last unused), so an edge ref's bits are a row and column */
+    /* rows of 4 (the last the walk's mark), so an edge ref's bits are a row and column */
     face_row fv[MINK_EPA_MAX_FACES];      /* vertices, CCW from outside                 */
     edge_ref adj[MINK_EPA_MAX_FACES][4];  /* across edge (v[i], v[i+1]): that edge there */
     uint8_t free_list[MINK_EPA_MAX_FACES];
@@ -47,6 +50,11 @@ typedef struct simd_poly {
 /* No face slot is read before it is handed out: add_face sets d = +inf
  * over each new lane group. */
 static void poly_reset(simd_poly *P) { P->nv = P->nf = P->nfree = 0; }
+
+/* The face slot counters, held in a local while faces come and go (the
+ * free list's char-typed stores would make the compiler reload them from
+ * the polytope after each). */
+typedef struct face_slots { unsigned nf, nfree; } face_slots;
 
 /* Copies vertex i into the lanes has_vertex scans. */
 static void index_vertex(simd_poly *P, unsigned i)
@@ -91,8 +99,9 @@ static v4 normalized(v4 v)
     return v4_scale(s, 1.0f / sqrtf(v4_len2(s)));
 }
 
-/* A face over vertices a, b, c with its plane; adj is the caller's to set. */
-static inline unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c)
+/* A face over vertices a, b, c with its plane, in a slot from S; adj is the
+ * caller's to set. */
+static inline unsigned add_face(simd_poly *P, face_slots *S, unsigned a, unsigned b, unsigned c)
 {
     const v4 wa = P->vert[a].w, wb = P->vert[b].w, wc = P->vert[c].w;
     const v4 n = v4_cross(v4_sub(wb, wa), v4_sub(wc, wa));
@@ -102,9 +111,9 @@ static inline unsigned add_face(simd_poly *P, unsigned a, unsigned b, unsigned c
     if (tiny && !v4_any(v4_cmpgt(v4_max(n, v4_neg(n)), v4_zero()))) return NO_FACE;
     const v4 un = tiny ? normalized(n) : v4_mul(n, v4_div(v4_splat(1.0f), v4_sqrt(len2)));
     unsigned f;
-    if (P->nfree > 0) f = P->free_list[--P->nfree];
-    else if (P->nf < MINK_EPA_MAX_FACES) {
-        f = P->nf++;
+    if (S->nfree > 0) f = P->free_list[--S->nfree];
+    else if (S->nf < MINK_EPA_MAX_FACES) {
+        f = S->nf++;
         /* the scans read whole lane groups: the rest of this one reads dead */
         if (f % MINK_W_LANES == 0) vw_store(P->d + f, vw_splat(INFINITY));
     } else return NO_FACE;
@@ -122,10 +131,10 @@ static v4 face_normal(const simd_poly *P, unsigned f) { return v4_set(P->nx[f], 
 
 /* A face the walk removes: freed and marked removed for the walk; its
  * d = +inf is left to expand(), as the fan usually reuses the slot. */
-static void unlink_face(simd_poly *P, unsigned f)
+static void unlink_face(simd_poly *P, face_slots *S, unsigned f)
 {
-    P->seen[f] = -1.0f;
-    P->free_list[P->nfree++] = (uint8_t)f;
+    P->fv[f].v[3] = REMOVED;
+    P->free_list[S->nfree++] = (uint8_t)f;
 }
 
 /* The starting tetrahedron over vertices 0..3 with its adjacency written
@@ -163,8 +172,10 @@ static int build_start(simd_poly *P)
     const v4 nz = v4_sub(v4_mul(e[0], g[1]), v4_mul(e[1], g[0]));
     const v4 len2 = v4_add(v4_add(v4_mul(nx, nx), v4_mul(ny, ny)), v4_mul(nz, nz));
     if (!v4_all(v4_cmpgt(len2, v4_splat(1e-30f)))) {
+        face_slots S = {0, 0};
         for (unsigned f = 0; f < 4; ++f)
-            if (add_face(P, row[f][0], row[f][1], row[f][2]) != f) return 0;
+            if (add_face(P, &S, row[f][0], row[f][1], row[f][2]) != f) return 0;
+        P->nf = S.nf;
     } else {
         const v4 inv = v4_div(v4_splat(1.0f), v4_sqrt(len2));
         const v4 ux = v4_mul(nx, inv), uy = v4_mul(ny, inv), uz = v4_mul(nz, inv);
@@ -304,26 +315,25 @@ static unsigned closest_face(const simd_poly *P)
     return vw_argmax(best, best_i, &top);
 }
 
-/* Which faces w sees (n.w - d > eps), or grazes (> -eps) while not facing
- * away from the expanded face (n.n0 > -1/2), all faces a lane-width at a
- * time. Grazed faces go: kept, they would be fanned to w, and where w is
- * nearly in line with one of their edges the new sliver face's normal is
- * noise whose plane cuts the polytope. Grazed faces facing away stay: on a
- * polytope thinner than eps, w grazes both sides.
- * seen[f] = 1 (seen), 0 (kept) or -1 (dead): the walk's one test per face. */
-static void mark_seen(simd_poly *P, v4 w, v4 n0, float eps)
+/* What a walk from the expanded face (normal n0) tests the faces it
+ * reaches against: the new point w and the tolerance. */
+typedef struct walk_view { float wx, wy, wz, ux, uy, uz, eps; } walk_view;
+
+/* Whether w sees face f (n.w - d > eps), or grazes it (> -eps) while f
+ * does not face away from the expanded face (n.n0 > -1/2). Grazed faces go:
+ * kept, they would be fanned to w, and where w is nearly in line with one
+ * of their edges the new sliver face's normal is noise whose plane cuts the
+ * polytope. Grazed faces facing away stay: on a polytope thinner than eps,
+ * w grazes both sides. Tested as the walk reaches a face (a few per
+ * expansion) rather than lane-wide over all faces; sums in the order of
+ * the lane arithmetic this replaced, nz*z + (ny*y + nx*x), bit for bit
+ * (the build keeps -ffp-contract=off: no product is fused into a sum). */
+static int sees(const simd_poly *P, unsigned f, const walk_view *V)
 {
-    const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;
-    const vw wx = vw_splat(v4_x(w)), wy = vw_splat(v4_y(w)), wz = vw_splat(v4_z(w));
-    const vw ux = vw_splat(v4_x(n0)), uy = vw_splat(v4_y(n0)), uz = vw_splat(v4_z(n0));
-    const vw one = vw_splat(1.0f), dead = vw_splat(-1.0f), inf = vw_splat(INFINITY);
-    for (unsigned f = 0; f < slots; f += MINK_W_LANES) {
-        const vw nx = vw_load(P->nx + f), ny = vw_load(P->ny + f), nz = vw_load(P->nz + f), d = vw_load(P->d + f);
-        const vw dist = vw_sub(vw_madd(nz, wz, vw_madd(ny, wy, vw_mul(nx, wx))), d);
-        const vw facing = vw_madd(nz, uz, vw_madd(ny, uy, vw_mul(nx, ux)));
-        const vwm seen = vw_or(vw_cmpgt(dist, vw_splat(eps)), vw_and(vw_cmpgt(dist, vw_splat(-eps)), vw_cmpgt(facing, vw_splat(-0.5f))));
-        vw_store(P->seen + f, vw_select(vw_cmpeq(d, inf), dead, vw_and(seen, one)));
-    }
+    const float dist = P->nz[f] * V->wz + (P->ny[f] * V->wy + P->nx[f] * V->wx) - P->d[f];
+    if (dist > V->eps) return 1;
+    if (!(dist > -V->eps)) return 0;
+    return P->nz[f] * V->uz + (P->ny[f] * V->uy + P->nx[f] * V->ux) > -0.5f;
 }
 
 /* w is a vertex already: same feature ids or same point. Lanes past nv
@@ -348,22 +358,23 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
 {
     /* a horizon edge: face g's edge e, which runs from vertex `from` to `to` */
     typedef struct { edge_ref edge; uint8_t from, to; } horizon_edge;
-    edge_ref stack[2 * MINK_EPA_MAX_FACES + 4];
+    uint32_t stack[2 * MINK_EPA_MAX_FACES + 4]; /* edge refs */
     horizon_edge horizon[MINK_EPA_MAX_FACES];
     uint16_t by_start[MINK_EPA_MAX_VERTICES]; /* new face from horizon vertex v */
     unsigned nstack = 3, nhorizon = 0;
-    const unsigned nfree0 = P->nfree;
+    face_slots S = {P->nf, P->nfree};
+    const unsigned nfree0 = S.nfree;
+    const v4 w = P->vert[iw].w;
+    const walk_view V = {v4_x(w), v4_y(w), v4_z(w), v4_x(n0), v4_y(n0), v4_z(n0), eps};
 
-    mark_seen(P, P->vert[iw].w, n0, eps);
-    unlink_face(P, f0);
+    unlink_face(P, &S, f0);
     for (unsigned i = 0; i < 3; ++i) stack[i] = P->adj[f0][i];
     while (nstack > 0) {
-        const edge_ref r = stack[--nstack];
+        const unsigned r = stack[--nstack];
         const unsigned g = ref_face(r), e = ref_edge(r);
-        const float seen = P->seen[g];
-        if (seen < 0.0f) continue; /* dead */
-        if (seen > 0.0f) {
-            unlink_face(P, g);
+        if (P->fv[g].v[3] == REMOVED) continue;
+        if (sees(P, g, &V)) {
+            unlink_face(P, &S, g);
             if (nstack + 2 > sizeof stack / sizeof stack[0]) return 0;
             const unsigned e1 = next_edge(e);
             stack[nstack++] = P->adj[g][e1];
@@ -380,7 +391,7 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
     for (unsigned k = 0; k < nhorizon; ++k) {
         const unsigned a = horizon[k].from;
         if (by_start[a] != NO_FACE) return 0;
-        const unsigned f = add_face(P, a, horizon[k].to, iw);
+        const unsigned f = add_face(P, &S, a, horizon[k].to, iw);
         if (f == NO_FACE) return 0;
         const edge_ref r = horizon[k].edge;
         P->adj[f][0] = r;
@@ -395,7 +406,9 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
         P->adj[g][2] = edge_to(f, 1);
     }
     /* faces this walk removed that the fan did not reuse */
-    for (unsigned i = nfree0; i < P->nfree; ++i) set_distance(P, P->free_list[i], INFINITY);
+    for (unsigned i = nfree0; i < S.nfree; ++i) set_distance(P, P->free_list[i], INFINITY);
+    P->nf = S.nf;
+    P->nfree = S.nfree;
     return 1;
 }
 

@@ -1,6 +1,6 @@
 /* EPA, SIMD kernel: the algorithm of kernel/ref/epa_ref.c with face planes
- * in structure of arrays, so the closest-face search and the visibility of
- * a new point are lane-wide scans over all faces. */
+ * in structure of arrays, so the closest-face search is a lane-wide scan
+ * over all faces. */
 #ifndef MINK_EPA_H
 #define MINK_EPA_H
 
