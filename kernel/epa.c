@@ -166,11 +166,9 @@ static int build_start(simd_poly *P)
         e[k] = v4_sub(b[k], a[k]);
         g[k] = v4_sub(c[k], a[k]);
     }
-    /* v4_cross, v4_len2: (x^2 + y^2) + z^2 */
-    const v4 nx = v4_sub(v4_mul(e[1], g[2]), v4_mul(e[2], g[1]));
-    const v4 ny = v4_sub(v4_mul(e[2], g[0]), v4_mul(e[0], g[2]));
-    const v4 nz = v4_sub(v4_mul(e[0], g[1]), v4_mul(e[1], g[0]));
-    const v4 len2 = v4_add(v4_add(v4_mul(nx, nx), v4_mul(ny, ny)), v4_mul(nz, nz));
+    v4 n[3];
+    v4_cross_rows(e, g, n);
+    const v4 len2 = v4_dot_rows(n, n);
     if (!v4_all(v4_cmpgt(len2, v4_splat(1e-30f)))) {
         face_slots S = {0, 0};
         for (unsigned f = 0; f < 4; ++f)
@@ -178,7 +176,7 @@ static int build_start(simd_poly *P)
         P->nf = S.nf;
     } else {
         const v4 inv = v4_div(v4_splat(1.0f), v4_sqrt(len2));
-        const v4 ux = v4_mul(nx, inv), uy = v4_mul(ny, inv), uz = v4_mul(nz, inv);
+        const v4 ux = v4_mul(n[0], inv), uy = v4_mul(n[1], inv), uz = v4_mul(n[2], inv);
         /* v4_dot with the centroid, its pad lane's product (+0) included */
         const v4 third = v4_splat(1.0f / 3.0f);
         const v4 px = v4_mul(ux, v4_mul(v4_add(v4_add(a[0], b[0]), c[0]), third));

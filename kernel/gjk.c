@@ -58,20 +58,17 @@ static int origin_clearly_inside(const simd_simplex *s, float scale)
     v4_transpose_points(pts, p);
     for (int c = 0; c < 3; ++c) {
         /* face i: points j, k, l = (1 0 0 0), (2 2 1 1), (3 3 3 2) */
-        a[c] = simde_mm_shuffle_ps(p[c], p[c], SIMDE_MM_SHUFFLE(0, 0, 0, 1));
-        e1[c] = v4_sub(simde_mm_shuffle_ps(p[c], p[c], SIMDE_MM_SHUFFLE(1, 1, 2, 2)), a[c]);
-        e2[c] = v4_sub(simde_mm_shuffle_ps(p[c], p[c], SIMDE_MM_SHUFFLE(2, 3, 3, 3)), a[c]);
+        a[c] = v4_shuffle(p[c], p[c], 1, 0, 0, 0);
+        e1[c] = v4_sub(v4_shuffle(p[c], p[c], 2, 2, 1, 1), a[c]);
+        e2[c] = v4_sub(v4_shuffle(p[c], p[c], 3, 3, 3, 2), a[c]);
         o[c] = v4_sub(p[c], a[c]); /* the omitted point, from the face */
     }
-    const v4 nx = v4_sub(v4_mul(e1[1], e2[2]), v4_mul(e1[2], e2[1]));
-    const v4 ny = v4_sub(v4_mul(e1[2], e2[0]), v4_mul(e1[0], e2[2]));
-    const v4 nz = v4_sub(v4_mul(e1[0], e2[1]), v4_mul(e1[1], e2[0]));
-    const v4 n2 = v4_add(v4_add(v4_mul(nx, nx), v4_mul(ny, ny)), v4_mul(nz, nz));
-    const v4 l1 = v4_add(v4_add(v4_mul(e1[0], e1[0]), v4_mul(e1[1], e1[1])), v4_mul(e1[2], e1[2]));
-    const v4 l2 = v4_add(v4_add(v4_mul(e2[0], e2[0]), v4_mul(e2[1], e2[1])), v4_mul(e2[2], e2[2]));
+    v4 n[3];
+    v4_cross_rows(e1, e2, n);
+    const v4 n2 = v4_dot_rows(n, n), l1 = v4_dot_rows(e1, e1), l2 = v4_dot_rows(e2, e2);
     /* n.(0 - a) and n.(omitted - a) */
-    const v4 side_o = v4_neg(v4_add(v4_add(v4_mul(nx, a[0]), v4_mul(ny, a[1])), v4_mul(nz, a[2])));
-    const v4 side_p = v4_add(v4_add(v4_mul(nx, o[0]), v4_mul(ny, o[1])), v4_mul(nz, o[2]));
+    const v4 side_o = v4_neg(v4_dot_rows(n, a));
+    const v4 side_p = v4_dot_rows(n, o);
     const float m = MINK_GJK_INSIDE_REL * scale;
     const v4 need = v4_mul(v4_splat(m * m), n2);
     const v4m ok = v4_and(v4_and(v4_cmpgt(v4_mul(side_o, side_p), v4_zero()),

@@ -45,7 +45,7 @@ static inline void update_dots(simd_simplex *s, unsigned last)
     simde_mm_store_ps(s->dp[0], v4_select(at_last, v4_splat_x(dots), row(s->dp[0])));
     simde_mm_store_ps(s->dp[1], v4_select(at_last, v4_splat_y(dots), row(s->dp[1])));
     simde_mm_store_ps(s->dp[2], v4_select(at_last, v4_splat_z(dots), row(s->dp[2])));
-    simde_mm_store_ps(s->dp[3], v4_select(at_last, simde_mm_shuffle_ps(dots, dots, SIMDE_MM_SHUFFLE(3, 3, 3, 3)), row(s->dp[3])));
+    simde_mm_store_ps(s->dp[3], v4_select(at_last, v4_shuffle(dots, dots, 3, 3, 3, 3), row(s->dp[3])));
     simde_mm_store_ps(s->dp[last], dots);
 }
 
@@ -198,6 +198,7 @@ ALWAYS_INLINE unsigned johnson_step_from(simd_simplex *s, unsigned old, float fl
     return 0;
 }
 
+/* s->bits is never 15 here: GJK stops at four points, never adds a fifth. */
 ALWAYS_INLINE unsigned johnson_step(simd_simplex *s, float flat_tol, int *full_ok)
 {
     switch (s->bits) {

@@ -158,6 +158,21 @@ MINK_INLINE void v4_transpose_points(const v4 p[4], v4 xyz[3])
  * A macro: the lane numbers must be compile-time constants. */
 #define v4_shuffle(a, b, i, j, k, l) simde_mm_shuffle_ps((a), (b), SIMDE_MM_SHUFFLE((l), (k), (j), (i)))
 
+/* Lane-wise 3-vectors held as rows of their x, y, z (from
+ * v4_transpose_points): per lane, v4_cross's arithmetic, and the dot
+ * product summed (x + y) + z like v4_dot (which adds the pad lane's +0
+ * too: the same value, except that it turns a -0 sum into +0). */
+MINK_INLINE void v4_cross_rows(const v4 a[3], const v4 b[3], v4 out[3])
+{
+    out[0] = v4_sub(v4_mul(a[1], b[2]), v4_mul(a[2], b[1]));
+    out[1] = v4_sub(v4_mul(a[2], b[0]), v4_mul(a[0], b[2]));
+    out[2] = v4_sub(v4_mul(a[0], b[1]), v4_mul(a[1], b[0]));
+}
+MINK_INLINE v4 v4_dot_rows(const v4 a[3], const v4 b[3])
+{
+    return v4_add(v4_add(v4_mul(a[0], b[0]), v4_mul(a[1], b[1])), v4_mul(a[2], b[2]));
+}
+
 /* Broadcasts of one lane. */
 MINK_INLINE v4 v4_splat_x(v4 a) { return simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(0, 0, 0, 0)); }
 MINK_INLINE v4 v4_splat_y(v4 a) { return simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(1, 1, 1, 1)); }

@@ -370,6 +370,37 @@ static void test_v4_bookkeeping(void **state)
             for (int i = 0; i < 3; ++i) expect_same("v4_transpose3", i, out[i], m[i][j]);
             expect_same("v4_transpose3 pad", 3, out[3], 0.0f);
         }
+        /* four points as x, y, z rows; then per lane cross products, bit for
+         * bit v4_cross's, and dot products summed (x + y) + z */
+        float p[4][4], q[4][4];
+        for (int k = 0; k < 4; ++k) {
+            for (int i = 0; i < 3; ++i) {
+                p[k][i] = rand_float(&r);
+                q[k][i] = rand_partner(&r, p[k][i]);
+            }
+            p[k][3] = q[k][3] = 0.0f;
+        }
+        const v4 pv[4] = {v4_load(p[0]), v4_load(p[1]), v4_load(p[2]), v4_load(p[3])};
+        const v4 qv[4] = {v4_load(q[0]), v4_load(q[1]), v4_load(q[2]), v4_load(q[3])};
+        v4 pr[3], qr[3], cr[3];
+        v4_transpose_points(pv, pr);
+        v4_transpose_points(qv, qr);
+        for (int i = 0; i < 3; ++i) {
+            v4_store(out, pr[i]);
+            for (int k = 0; k < 4; ++k) expect_same("v4_transpose_points", k, out[k], p[k][i]);
+        }
+        v4_cross_rows(pr, qr, cr);
+        float dots[4];
+        v4_store(dots, v4_dot_rows(pr, qr));
+        for (int k = 0; k < 4; ++k) {
+            float want[4];
+            v4_store(want, v4_cross(pv[k], qv[k]));
+            for (int i = 0; i < 3; ++i) {
+                v4_store(out, cr[i]);
+                expect_same("v4_cross_rows", k, out[k], want[i]);
+            }
+            expect_same("v4_dot_rows", k, dots[k], (p[k][0] * q[k][0] + p[k][1] * q[k][1]) + p[k][2] * q[k][2]);
+        }
         uint32_t ids[6] = {7, 7, 7, 7, 7, 7};
         const uint32_t a = rng_below(&r, 1u << 24), b = rng_below(&r, 1u << 24);
         u32x4_store(ids + 1, a, b, 0, 0xffffffffu); /* unaligned on purpose */
