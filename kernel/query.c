@@ -35,7 +35,7 @@ static void query_begin(simd_query *q, const mink_shape *a, const mink_pose *pa,
         simd_vertex *v = &q->seed[q->nseed++];
         simd_vertex_set_ids(v, q->cached.ia[i], q->cached.ib[i]);
         v->pa = mink_simd_core_point(a, v->ia);
-        v->pb = v4_add(rot_apply(q->pair.row, mink_simd_core_point(b, v->ib)), q->pair.pos_b);
+        v->pb = mink_simd_b_point(&q->pair, v->ib);
         v->w = v4_sub(v->pb, v->pa);
     }
 }

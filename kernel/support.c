@@ -36,6 +36,8 @@ static v4 quat_conj_mul(v4 a, v4 b)
     return v4_add(v4_add(v4_add(t0, t1), t2), t3);
 }
 
+static void move_hull_b(simd_pair *pair, const mink_shape *b);
+
 void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa, float qa_norm2,
                          const mink_shape *b, const mink_pose *pb, float qb_norm2, v4 *rot_a_rows)
 {
@@ -55,6 +57,8 @@ void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *
     pair->scale = a->extent + b->extent + sqrtf(v4_len2(pair->pos_b));
     if (!(pair->scale > 1e-30f)) pair->scale = 1e-30f;
     pair->support_calls = 0;
+    pair->b_moved.type = MINK_SHAPE_INVALID;
+    if (b->type == MINK_SHAPE_HULL && b->count <= SIMD_MOVED_POINTS) move_hull_b(pair, b);
 }
 
 /* d's dot products with one lane-width of hull points, from point i. */
@@ -68,6 +72,28 @@ static inline vw hull_dots(const mink_shape *s, size_t i, vw dx, vw dy, vw dz)
 static inline size_t hull_scan_end(const mink_shape *s)
 {
     return (s->count + (MINK_W_LANES - 1)) & ~(uint32_t)(MINK_W_LANES - 1);
+}
+
+/* B's hull points as R p in the pair's own arrays, over the lane-widths the
+ * scan reads (the padding, copies of vertex 0, stays copies of it). */
+static void move_hull_b(simd_pair *pair, const mink_shape *b)
+{
+    float c[3][4];
+    for (unsigned k = 0; k < 3; ++k) v4_store(c[k], pair->col[k]);
+    const vw c0x = vw_splat(c[0][0]), c0y = vw_splat(c[0][1]), c0z = vw_splat(c[0][2]);
+    const vw c1x = vw_splat(c[1][0]), c1y = vw_splat(c[1][1]), c1z = vw_splat(c[1][2]);
+    const vw c2x = vw_splat(c[2][0]), c2y = vw_splat(c[2][1]), c2z = vw_splat(c[2][2]);
+    const size_t end = hull_scan_end(b);
+    for (size_t i = 0; i < end; i += MINK_W_LANES) {
+        const vw x = vw_load(b->x + i), y = vw_load(b->y + i), z = vw_load(b->z + i);
+        vw_store(pair->bx + i, vw_fma(z, c2x, vw_fma(y, c1x, vw_mul(x, c0x))));
+        vw_store(pair->by + i, vw_fma(z, c2y, vw_fma(y, c1y, vw_mul(x, c0y))));
+        vw_store(pair->bz + i, vw_fma(z, c2z, vw_fma(y, c1z, vw_mul(x, c0z))));
+    }
+    pair->b_moved = *b;
+    pair->b_moved.x = pair->bx;
+    pair->b_moved.y = pair->by;
+    pair->b_moved.z = pair->bz;
 }
 
 /* One lane-width folded into a running max and its index: strictly greater
@@ -187,19 +213,27 @@ float mink_simd_support_dot(const mink_shape *s, v4 d)
     }
 }
 
-simd_vertex mink_simd_support_pair(simd_pair *pair, v4 d)
+/* B's support point along d, in A's frame. */
+static inline v4 support_b(const simd_pair *pair, v4 d, uint32_t *index)
 {
-    simd_vertex v;
+    /* moved: B's points are in A's frame already */
+    if (pair->b_moved.type == MINK_SHAPE_HULL) return v4_add(support_local(&pair->b_moved, d, index), pair->pos_b);
     /* d in B's frame: R^T d = d.x*row0 + d.y*row1 + d.z*row2 */
     const v4 db = v4_madd(v4_splat_z(d), pair->row[2],
                           v4_madd(v4_splat_y(d), pair->row[1], v4_mul(v4_splat_x(d), pair->row[0])));
+    const v4 sb = support_local(pair->b, db, index);
+    /* R sb = sb.x*col0 + sb.y*col1 + sb.z*col2, plus the offset */
+    return v4_madd(v4_splat_z(sb), pair->col[2],
+                   v4_madd(v4_splat_y(sb), pair->col[1], v4_madd(v4_splat_x(sb), pair->col[0], pair->pos_b)));
+}
+
+simd_vertex mink_simd_support_pair(simd_pair *pair, v4 d)
+{
+    simd_vertex v;
     uint32_t ia, ib;
     v.pa = support_local(pair->a, v4_neg(d), &ia);
-    const v4 sb = support_local(pair->b, db, &ib);
+    v.pb = support_b(pair, d, &ib);
     simd_vertex_set_ids(&v, ia, ib);
-    /* R sb = sb.x*col0 + sb.y*col1 + sb.z*col2, plus the offset */
-    v.pb = v4_madd(v4_splat_z(sb), pair->col[2],
-                   v4_madd(v4_splat_y(sb), pair->col[1], v4_madd(v4_splat_x(sb), pair->col[0], pair->pos_b)));
     v.w = v4_sub(v.pb, v.pa);
     pair->support_calls++;
     return v;

@@ -7,8 +7,18 @@
 #include "mink/mink.h"
 #include "simd.h"
 
+/* Hulls of B up to this many points are rotated into A's frame once per
+ * query (each support then scans along d itself: no rotation of d before
+ * the scan nor of the point after it on GJK's serial chain). */
+#define SIMD_MOVED_POINTS (4 * MINK_W_LANES > 32 ? 4 * MINK_W_LANES : 32)
+
 /* The pair in A's frame. */
 typedef struct simd_pair {
+    /* B's hull points rotated into A's frame (R p, no offset), when moved */
+    _Alignas(64) float bx[SIMD_MOVED_POINTS];
+    _Alignas(64) float by[SIMD_MOVED_POINTS];
+    _Alignas(64) float bz[SIMD_MOVED_POINTS];
+    mink_shape b_moved; /* B over bx, by, bz, or type MINK_SHAPE_INVALID */
     const mink_shape *a, *b;
     v4 row[3];      /* rows of R: B local -> A local                 */
     v4 col[3];      /* columns of R (rows of R^T): A local -> B local */
@@ -69,6 +79,13 @@ MINK_INLINE v4 mink_simd_core_point(const mink_shape *s, uint32_t index)
 MINK_INLINE v4 rot_apply(const v4 *rows3, v4 v)
 {
     return v4_hsum4(v4_mul(rows3[0], v), v4_mul(rows3[1], v), v4_mul(rows3[2], v), v4_zero());
+}
+
+/* B's core point of a feature index, in A's frame. */
+MINK_INLINE v4 mink_simd_b_point(const simd_pair *pair, uint32_t index)
+{
+    if (pair->b_moved.type == MINK_SHAPE_HULL) return v4_add(mink_simd_core_point(&pair->b_moved, index), pair->pos_b);
+    return v4_add(rot_apply(pair->row, mink_simd_core_point(pair->b, index)), pair->pos_b);
 }
 
 /* v from float[3]. */
