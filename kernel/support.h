@@ -7,10 +7,12 @@
 #include "mink/mink.h"
 #include "simd.h"
 
-/* Hulls of B up to this many points are rotated into A's frame once per
- * query (each support then scans along d itself: no rotation of d before
- * the scan nor of the point after it on GJK's serial chain). */
-#define SIMD_MOVED_POINTS (4 * MINK_W_LANES > 32 ? 4 * MINK_W_LANES : 32)
+/* Hulls of B whose scan keeps its dot products in registers (up to four
+ * lane-widths) are rotated into A's frame once per query: each support then
+ * scans along d itself, with no rotation of d before the scan nor of the
+ * point after it on GJK's serial chain. Longer scans cost more to move than
+ * the rotations save. */
+#define SIMD_MOVED_POINTS (4 * MINK_W_LANES)
 
 /* The pair in A's frame. */
 typedef struct simd_pair {
