@@ -113,26 +113,31 @@ static inline uint32_t hull_argmax(const mink_shape *s, v4 d)
 {
     const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
     const vw none = vw_splat(-INFINITY);
-    vw best0 = vw_max(hull_dots(s, 0, dx, dy, dz), none);
-    if (s->count <= MINK_W_LANES) /* one lane-width: lane = index */
-        return vw_first_lane(vw_cmpeq(best0, vw_from_v4(v4_hmax_splat(vw_fold_max(best0)))));
+    if (s->count <= MINK_W_LANES) { /* one lane-width: lane = index; NaN dot products never win */
+        const vw d0 = vw_max(hull_dots(s, 0, dx, dy, dz), none);
+        return vw_first_lane(vw_cmpeq(d0, vw_from_v4(v4_hmax_splat(vw_fold_max(d0)))));
+    }
     if (s->count <= 4 * MINK_W_LANES) {
         /* up to four lane-widths: their dot products stay in registers, and
          * the index is the first lane, in scan order, holding the maximum
-         * (no index lanes to carry; -inf past the points) */
-        const vw d1 = vw_max(hull_dots(s, MINK_W_LANES, dx, dy, dz), none);
-        const vw d2 = s->count > 2 * MINK_W_LANES ? vw_max(hull_dots(s, 2 * MINK_W_LANES, dx, dy, dz), none) : none;
-        const vw d3 = s->count > 3 * MINK_W_LANES ? vw_max(hull_dots(s, 3 * MINK_W_LANES, dx, dy, dz), none) : none;
-        const vw top = vw_from_v4(v4_hmax_splat(vw_fold_max(vw_max(vw_max(best0, d1), vw_max(d2, d3)))));
-        const uint64_t bits = (uint64_t)vw_mask_bits(vw_cmpeq(best0, top)) |
+         * (no index lanes to carry; -inf for lane-widths past the points).
+         * NaN dot products (a NaN d) may leave no lane equal to the
+         * maximum: then vertex 0. */
+        const vw d0 = hull_dots(s, 0, dx, dy, dz);
+        const vw d1 = hull_dots(s, MINK_W_LANES, dx, dy, dz);
+        const vw d2 = s->count > 2 * MINK_W_LANES ? hull_dots(s, 2 * MINK_W_LANES, dx, dy, dz) : none;
+        const vw d3 = s->count > 3 * MINK_W_LANES ? hull_dots(s, 3 * MINK_W_LANES, dx, dy, dz) : none;
+        const vw top = vw_from_v4(v4_hmax_splat(vw_fold_max(vw_max(vw_max(d0, d1), vw_max(d2, d3)))));
+        const uint64_t bits = (uint64_t)vw_mask_bits(vw_cmpeq(d0, top)) |
                               (uint64_t)vw_mask_bits(vw_cmpeq(d1, top)) << MINK_W_LANES |
                               (uint64_t)vw_mask_bits(vw_cmpeq(d2, top)) << 2 * MINK_W_LANES |
                               (uint64_t)vw_mask_bits(vw_cmpeq(d3, top)) << 3 * MINK_W_LANES;
-        return (uint32_t)__builtin_ctzll(bits);
+        return bits ? (uint32_t)__builtin_ctzll(bits) : 0u;
     }
 
     /* Two running maxima (even and odd lane-widths) hide the latency of the
-     * compare-select chain. */
+     * compare-select chain; NaN dot products never win (max(NaN, x) is x). */
+    vw best0 = vw_max(hull_dots(s, 0, dx, dy, dz), none);
     const vw step = vw_splat(2.0f * MINK_W_LANES);
     vw idx0 = vw_iota(), idx1 = vw_add(idx0, vw_splat((float)MINK_W_LANES));
     vw best1 = vw_max(hull_dots(s, MINK_W_LANES, dx, dy, dz), none);

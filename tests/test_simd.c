@@ -819,6 +819,79 @@ static void test_support_scan_positions(void **state)
  * box whose near face is the plane d.x = s, wider than the hull's shadow)
  * is exactly s minus the hull's support in d. That is the scan's answer,
  * checked by the whole query: pair frame, GJK, witnesses. */
+/* A NaN direction (from a broken caller upstream) still gives an input
+ * point: every scan path (one lane-width, up to four in registers, longer
+ * loops) has a defined answer when no dot product is a number. */
+static void test_support_scan_nan(void **state)
+{
+    (void)state;
+    test_rng r = rng_seed(12);
+    float xyz[3 * MAX_POINTS];
+    const float nan = NAN;
+    const v4 dirs[3] = {v4_set(nan, nan, nan, 0.0f), v4_set(1.0f, nan, 0.5f, 0.0f), v4_set(INFINITY, -INFINITY, 0.0f, 0.0f)};
+    for (uint32_t n = 1; n <= MAX_POINTS; ++n) {
+        for (uint32_t i = 0; i < 3 * n; ++i) xyz[i] = (float)rng_range(&r, -2.0, 2.0);
+        test_arena_reset();
+        const mink_shape s = test_hull(xyz, n, 0.0f);
+        for (int t = 0; t < 3; ++t) {
+            uint32_t k = 0xffffffffu;
+            const v4 p = mink_simd_support_local(&s, dirs[t], &k);
+            test_ctx("n %u direction %d", n, t);
+            if (k >= n) fail_msg("simd_support_local [%s]: index %u of %u points", test_ctx_buf(), k, n);
+            float got[4];
+            v4_store(got, p);
+            for (int c = 0; c < 3; ++c) expect_same("support point", c, got[c], xyz[3 * k + (uint32_t)c]);
+        }
+    }
+}
+
+/* The pair support with B a hull of every size: B is moved into A's frame
+ * once when its scan fits in registers and rotated per call otherwise; both
+ * must give B's input point (within float rounding of the double pose
+ * transform), a maximal one along d, and w = pb - pa. */
+static void test_support_pair_hull_b(void **state)
+{
+    (void)state;
+    test_rng r = rng_seed(13);
+    float xyz[3 * MAX_POINTS];
+    for (uint32_t n = 1; n <= MAX_POINTS; ++n) {
+        const double size = pow(10.0, rng_range(&r, -1.0, 1.0));
+        for (uint32_t i = 0; i < 3 * n; ++i) xyz[i] = (float)rng_range(&r, -size, size);
+        if (n % 3 == 0) points_on_sphere(xyz, n, size);
+        test_arena_reset();
+        const mink_shape b = test_hull(xyz, n, 0.0f);
+        const mink_shape a = mink_box((float)size, (float)(0.5 * size), (float)(2.0 * size), 0.0f);
+        for (int t = 0; t < 20; ++t) {
+            const mink_pose pa = pose_make(rng_box(&r, 3.0 * size), rng_quat(&r));
+            const mink_pose pb = pose_make(rng_box(&r, 3.0 * size), rng_quat(&r));
+            const float na2 = pa.q.w * pa.q.w + pa.q.x * pa.q.x + pa.q.y * pa.q.y + pa.q.z * pa.q.z;
+            const float nb2 = pb.q.w * pb.q.w + pb.q.x * pb.q.x + pb.q.y * pb.q.y + pb.q.z * pb.q.z;
+            simd_pair pair;
+            v4 rot_a[3];
+            mink_simd_pair_init(&pair, &a, &pa, na2, &b, &pb, nb2, rot_a);
+            const double S = pair.scale;
+            const dv3 d = dv_scale(rng_dir(&r), pow(10.0, rng_range(&r, -2.0, 2.0)));
+            const dv3 df = dv((float)d.x, (float)d.y, (float)d.z);
+            test_ctx("n %u pose %d", n, t);
+            const simd_vertex v = mink_simd_support_pair(&pair, v4_set((float)d.x, (float)d.y, (float)d.z, 0.0f));
+            if (v.ib >= n) fail_msg("support_pair [%s]: index %u of %u points", test_ctx_buf(), v.ib, n);
+            float got_b[4], got_a[4], got_w[4];
+            v4_store(got_b, v.pb);
+            v4_store(got_a, v.pa);
+            v4_store(got_w, v.w);
+            /* B's point ib in A's frame, in double from the poses */
+            const uint32_t k = v.ib;
+            const dv3 want = pose_unapply(&pa, pose_apply(&pb, dv(xyz[3 * k], xyz[3 * k + 1], xyz[3 * k + 2])));
+            for (int c = 0; c < 3; ++c) EXPECT_NEAR(got_b[c], dv_comp(want, c), 1e-5 * S);
+            double best = -HUGE_VAL;
+            for (uint32_t i = 0; i < n; ++i)
+                best = fmax(best, dv_dot(df, pose_unapply(&pa, pose_apply(&pb, dv(xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2])))));
+            EXPECT_NEAR(dv_dot(df, dv(got_b[0], got_b[1], got_b[2])), best, 1e-5 * S * dv_len(df));
+            for (int c = 0; c < 3; ++c) expect_same("w = pb - pa", c, got_w[c], got_b[c] - got_a[c]);
+        }
+    }
+}
+
 static void test_support_distance(void **state)
 {
     (void)state;
@@ -888,6 +961,8 @@ int main(void)
         cmocka_unit_test(test_support_scan_ties),
         cmocka_unit_test(test_support_scan_positions),
         cmocka_unit_test(test_support_distance),
+        cmocka_unit_test(test_support_scan_nan),
+        cmocka_unit_test(test_support_pair_hull_b),
     };
     return cmocka_run_group_tests_name("simd (" MINK_SIMD_NAME ")", tests, NULL, NULL);
 }
