@@ -396,6 +396,35 @@ MINK_INLINE uint32_t vw_mask_bits(vwm m) { return (uint32_t)simde_mm256_movemask
 MINK_INLINE uint32_t vw_mask_bits(vwm m) { return v4_mask_bits(m); }
 #endif
 
+/* Four masks' bits in one word, bit g * MINK_W_LANES + i set iff lane i of
+ * mask g is (lanes of four lane-widths in scan order). On x86 the masks are
+ * packed to bytes for one movemask; AVX2 packs within 128-bit halves, so
+ * the 4-byte groups are put back in order first. */
+#if MINK_W_LANES == 8
+MINK_INLINE uint64_t vw_mask_bits4(vwm m0, vwm m1, vwm m2, vwm m3)
+{
+    const simde__m256i p01 = simde_mm256_packs_epi32(simde_mm256_castps_si256(m0), simde_mm256_castps_si256(m1));
+    const simde__m256i p23 = simde_mm256_packs_epi32(simde_mm256_castps_si256(m2), simde_mm256_castps_si256(m3));
+    /* per half: lanes 0-3 (low half) or 4-7 (high) of m0, m1, m2, m3 */
+    const simde__m256i bytes = simde_mm256_packs_epi16(p01, p23);
+    const simde__m256i order = simde_mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    return (uint32_t)simde_mm256_movemask_epi8(simde_mm256_permutevar8x32_epi32(bytes, order));
+}
+#elif MINK_W_LANES == 4 && defined(SIMDE_X86_SSE2_NATIVE)
+MINK_INLINE uint64_t vw_mask_bits4(vwm m0, vwm m1, vwm m2, vwm m3)
+{
+    const simde__m128i p01 = simde_mm_packs_epi32(simde_mm_castps_si128(m0), simde_mm_castps_si128(m1));
+    const simde__m128i p23 = simde_mm_packs_epi32(simde_mm_castps_si128(m2), simde_mm_castps_si128(m3));
+    return (uint32_t)simde_mm_movemask_epi8(simde_mm_packs_epi16(p01, p23));
+}
+#else
+MINK_INLINE uint64_t vw_mask_bits4(vwm m0, vwm m1, vwm m2, vwm m3)
+{
+    return (uint64_t)vw_mask_bits(m0) | (uint64_t)vw_mask_bits(m1) << MINK_W_LANES |
+           (uint64_t)vw_mask_bits(m2) << 2 * MINK_W_LANES | (uint64_t)vw_mask_bits(m3) << 3 * MINK_W_LANES;
+}
+#endif
+
 MINK_INLINE uint32_t vw_argmax(vw value, vw index, float *best)
 {
     const v4 top = v4_hmax_splat(vw_fold_max(value));

@@ -128,10 +128,7 @@ static inline uint32_t hull_argmax(const mink_shape *s, v4 d)
         const vw d2 = s->count > 2 * MINK_W_LANES ? hull_dots(s, 2 * MINK_W_LANES, dx, dy, dz) : none;
         const vw d3 = s->count > 3 * MINK_W_LANES ? hull_dots(s, 3 * MINK_W_LANES, dx, dy, dz) : none;
         const vw top = vw_from_v4(v4_hmax_splat(vw_fold_max(vw_max(vw_max(d0, d1), vw_max(d2, d3)))));
-        const uint64_t bits = (uint64_t)vw_mask_bits(vw_cmpeq(d0, top)) |
-                              (uint64_t)vw_mask_bits(vw_cmpeq(d1, top)) << MINK_W_LANES |
-                              (uint64_t)vw_mask_bits(vw_cmpeq(d2, top)) << 2 * MINK_W_LANES |
-                              (uint64_t)vw_mask_bits(vw_cmpeq(d3, top)) << 3 * MINK_W_LANES;
+        const uint64_t bits = vw_mask_bits4(vw_cmpeq(d0, top), vw_cmpeq(d1, top), vw_cmpeq(d2, top), vw_cmpeq(d3, top));
         return bits ? (uint32_t)__builtin_ctzll(bits) : 0u;
     }
 

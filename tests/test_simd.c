@@ -591,6 +591,12 @@ static void test_vw_bookkeeping(void **state)
         while (!(bits >> lowest & 1u)) ++lowest;
         EXPECT_INT(vw_first_lane(vw_mask_of(bits)), lowest);
         EXPECT_INT(vw_mask_bits(vw_mask_of(bits)), bits);
+        /* four masks in one word, each group of W bits in its place */
+        uint32_t g[4];
+        for (int k = 0; k < 4; ++k) g[k] = k == t % 4 ? bits : (uint32_t)rng_below(&r, 1u << W);
+        const uint64_t want4 = (uint64_t)g[0] | (uint64_t)g[1] << W | (uint64_t)g[2] << 2 * W | (uint64_t)g[3] << 3 * W;
+        const uint64_t got4 = vw_mask_bits4(vw_mask_of(g[0]), vw_mask_of(g[1]), vw_mask_of(g[2]), vw_mask_of(g[3]));
+        if (got4 != want4) fail_msg("vw_mask_bits4 [%s]: 0x%llx, want 0x%llx", test_ctx_buf(), (unsigned long long)got4, (unsigned long long)want4);
 
         _Alignas(64) uint32_t ids[W];
         const uint32_t x = rng_below(&r, 3) == 0 ? 0xffffffffu : (uint32_t)rng_below(&r, 4);
