@@ -120,14 +120,18 @@ static inline uint32_t hull_argmax(const mink_shape *s, v4 d)
     if (s->count <= 4 * MINK_W_LANES) {
         /* up to four lane-widths: their dot products stay in registers, and
          * the index is the first lane, in scan order, holding the maximum
-         * (no index lanes to carry; -inf for lane-widths past the points).
-         * NaN dot products (a NaN d) may leave no lane equal to the
+         * (no index lanes to carry). Lane-widths past the points repeat the
+         * first: the same maximum, and any lane of theirs that holds it has
+         * its twin in the first, earlier (as the padding lanes have vertex
+         * 0). NaN dot products (a NaN d) may leave no lane equal to the
          * maximum: then vertex 0. */
         const vw d0 = hull_dots(s, 0, dx, dy, dz);
         const vw d1 = hull_dots(s, MINK_W_LANES, dx, dy, dz);
-        const vw d2 = s->count > 2 * MINK_W_LANES ? hull_dots(s, 2 * MINK_W_LANES, dx, dy, dz) : none;
-        const vw d3 = s->count > 3 * MINK_W_LANES ? hull_dots(s, 3 * MINK_W_LANES, dx, dy, dz) : none;
-        const vw top = vw_from_v4(v4_hmax_splat(vw_fold_max(vw_max(vw_max(d0, d1), vw_max(d2, d3)))));
+        const vw d2 = s->count > 2 * MINK_W_LANES ? hull_dots(s, 2 * MINK_W_LANES, dx, dy, dz) : d0;
+        const vw d3 = s->count > 3 * MINK_W_LANES ? hull_dots(s, 3 * MINK_W_LANES, dx, dy, dz) : d0;
+        /* lane 0's maximum in every lane: with NaNs the lanes of a
+         * horizontal max can differ */
+        const vw top = vw_from_v4(v4_splat_x(v4_hmax_splat(vw_fold_max(vw_max(vw_max(d0, d1), vw_max(d2, d3))))));
         const uint64_t bits = vw_mask_bits4(vw_cmpeq(d0, top), vw_cmpeq(d1, top), vw_cmpeq(d2, top), vw_cmpeq(d3, top));
         return bits ? (uint32_t)__builtin_ctzll(bits) : 0u;
     }
@@ -161,8 +165,9 @@ static inline v4 support_local(const mink_shape *s, v4 d, uint32_t *index)
 {
     switch (s->type) {
     case MINK_SHAPE_HULL: {
-        uint32_t k = hull_argmax(s, d);
-        if (k >= s->count) k = 0; /* cannot happen: defence against a bad shape */
+        /* a lane the scan read (or 0): below padded, inside the arrays;
+         * below count, as padding only ties vertex 0 */
+        const uint32_t k = hull_argmax(s, d);
         *index = k;
         return v4_set(s->x[k], s->y[k], s->z[k], 0.0f);
     }

@@ -6,11 +6,13 @@
 # distributions do not reach (flat, needle and lattice hulls, rounded hulls,
 # sizes 1e-2 to 1e2, far offsets).
 #
-# Usage: scripts/probe.sh [--seeds "1 2 3"] [--count N] [--build DIR]
+# Usage: scripts/probe.sh [--seeds "1 2 3"] [--count N] [--build DIR | --simd W]
 #   --seeds  oracle seeds (default 1 2 3; fixed, so a run is reproducible)
 #   --count  cases per seed (default 2000)
 #   --build  a configured build tree holding bench/mink-cases (default
 #            build/test, as scripts/test.sh leaves it; configured if absent)
+#   --simd   the SIMD backend W (sse41, avx2, ...) in a tree of its own,
+#            build/probe-W
 # A failing seed's case file is kept in the build tree for reproduction.
 # Exit status: 0 all pass, 1 a case failed, 2 the run itself failed.
 set -euo pipefail
@@ -18,11 +20,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 seeds="1 2 3"
 count=2000
 build="$root/build/test"
+simd=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --seeds) seeds=${2:?}; shift ;;
     --count) count=${2:?}; shift ;;
     --build) build=${2:?}; shift ;;
+    --simd) simd=${2:?}; build="$root/build/probe-$simd"; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "probe: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -34,7 +38,8 @@ py=/usr/bin/python3 # Debian's, where python3-scipy lives
 "$py" -c 'import scipy.spatial' 2>/dev/null || { echo "probe: $py cannot import scipy" >&2; exit 2; }
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMINK_BUILD_BENCH=OFF >/dev/null || exit 2
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMINK_BUILD_BENCH=OFF \
+    ${simd:+-DMINK_SIMD="$simd"} >/dev/null || exit 2
 fi
 cmake --build "$build" --target mink-cases -j"$(nproc)" >/dev/null || exit 2
 cases="$build/bench/mink-cases"

@@ -11,7 +11,8 @@
 #   neon      with --aarch64: gcc cross build run under qemu (test-aarch64.sh)
 #
 # Usage: scripts/test-matrix.sh [--quick] [--aarch64] [-- extra cmake args]
-#   --quick    gcc and clang on the default backend and portable only
+#   --quick    gcc and clang on the default backend, portable, and avx2 when
+#              the CPU runs it
 #   --aarch64  add the aarch64 NEON cross build (installs its packages as root)
 # Prints a pass/fail table; exits non-zero if any configuration failed.
 set -uo pipefail
@@ -45,6 +46,8 @@ esac
 
 if [ $quick = 1 ]; then
   backends=("$default" portable)
+  # the widest backend this CPU runs too: the benchmarks' fastest build
+  [ "$default" = sse41 ] && cpu_has avx2 && cpu_has fma && backends+=(avx2)
 elif [ "$default" = neon ]; then
   backends=(neon portable)
 else
