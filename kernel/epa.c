@@ -1,6 +1,7 @@
 /* EPA, SIMD kernel. */
 #include "epa.h"
 #include "tolerance.h"
+#include "support_scan.h"
 
 #include <math.h>
 #include <string.h>
@@ -511,7 +512,8 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
             return;
         }
         out->iterations++;
-        const simd_vertex w = mink_simd_support_pair(pair, best.n);
+        /* inline here (support_scan.h); blow_up's rare calls are not */
+        const simd_vertex w = support_pair(pair, best.n);
         previous_gain = v4_dot(best.n, w.w) - best.d;
         if (previous_gain <= tol || has_vertex(&P, &w)) {
             face_answer(&P, &best, 1, tol, out); /* converged */

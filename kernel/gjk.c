@@ -1,6 +1,7 @@
 /* GJK, SIMD kernel. */
 #include "gjk.h"
 #include "tolerance.h"
+#include "support_scan.h"
 #include "closest_double.h"
 
 /* The closest point recomputed from its feature's normal (Catto, GDC 2010):
@@ -101,7 +102,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     if (nseed == 0 || !mink_simd_johnson_seed(s, seed, nseed, MINK_TOUCH_REL * pair->scale, &v)) {
         if (!(v4_len2(v0) > 0.0f)) v0 = v4_set(1, 0, 0, 0);
         mink_simd_simplex_init(s);
-        const simd_vertex first = mink_simd_support_pair(pair, v4_neg(v0));
+        const simd_vertex first = support_pair(pair, v4_neg(v0));
         mink_simd_simplex_add(s, &first);
         mink_simd_johnson(s, &v, MINK_TOUCH_REL * pair->scale);
     }
@@ -141,7 +142,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         }
         iterations++;
 
-        const simd_vertex w = mink_simd_support_pair(pair, v4_neg(v));
+        const simd_vertex w = support_pair(pair, v4_neg(v));
         const float vdotw = v4_dot(v, w.w);
         if (mode == SIMD_GJK_INTERSECT && vdotw > 0.0f && vdotw * vdotw > margin2 * vv) break;
 

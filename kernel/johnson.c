@@ -4,8 +4,7 @@
 #include <string.h>
 
 
-/* Forced: the row code below is written for constant slot sets. */
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+/* MINK_ALWAYS_INLINE: the row code below is written for constant slot sets. */
 
 static const unsigned char lowest[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
 
@@ -53,7 +52,7 @@ static inline void update_dots(simd_simplex *s, unsigned last)
  * over lanes of det[X\{j}] * (dp[k] - dp[j]), k the lowest slot of X\{j}.
  * A slot outside X gets a zero term, so its lane is the +0 of the 0 + 0 sums
  * (no mask). Inlined per subset: the rows then have fixed addresses. */
-ALWAYS_INLINE v4 subset_det(const simd_simplex *s, unsigned x)
+MINK_ALWAYS_INLINE v4 subset_det(const simd_simplex *s, unsigned x)
 {
     v4 t[4];
     for (unsigned j = 0; j < 4; ++j) {
@@ -66,7 +65,7 @@ ALWAYS_INLINE v4 subset_det(const simd_simplex *s, unsigned x)
 /* det[X] of a pair X = {i, l}: the general step with a singleton's unit
  * determinant, det[X][i] = dp[l][l] - dp[i][l] and det[X][l] = dp[i][i] -
  * dp[l][i] (the same float operations), as one subtraction of two blends. */
-ALWAYS_INLINE v4 pair_det(const simd_simplex *s, unsigned i, unsigned l)
+MINK_ALWAYS_INLINE v4 pair_det(const simd_simplex *s, unsigned i, unsigned l)
 {
     const v4m at_l = lane_mask(1u << l);
     const v4 diag = v4_select(at_l, v4_splat(s->dp[i][i]), v4_splat(s->dp[l][l]));
@@ -75,7 +74,7 @@ ALWAYS_INLINE v4 pair_det(const simd_simplex *s, unsigned i, unsigned l)
 }
 
 /* det[X] of one subset X (|X| >= 2), x a constant. */
-ALWAYS_INLINE v4 det_row(const simd_simplex *s, unsigned x)
+MINK_ALWAYS_INLINE v4 det_row(const simd_simplex *s, unsigned x)
 {
     switch (x) {
     case 3: return pair_det(s, 0, 1);
@@ -89,7 +88,7 @@ ALWAYS_INLINE v4 det_row(const simd_simplex *s, unsigned x)
 }
 
 /* det[X] again if X holds the new point and lies in the new simplex. */
-ALWAYS_INLINE void update_row(simd_simplex *s, unsigned all, unsigned last, unsigned x)
+MINK_ALWAYS_INLINE void update_row(simd_simplex *s, unsigned all, unsigned last, unsigned x)
 {
     if ((x & (1u << last)) && (x & all) == x) simde_mm_store_ps(s->det[x], det_row(s, x));
 }
@@ -97,7 +96,7 @@ ALWAYS_INLINE void update_row(simd_simplex *s, unsigned all, unsigned last, unsi
 /* The new point (in the lowest free slot, where simplex_add puts it) joins
  * `old`: its dot products, then the subsets holding it, each after its own
  * subsets (which are numerically smaller). */
-ALWAYS_INLINE void update_determinants_from(simd_simplex *s, unsigned old)
+MINK_ALWAYS_INLINE void update_determinants_from(simd_simplex *s, unsigned old)
 {
     const unsigned last = (unsigned)__builtin_ctz(~old), all = old | (1u << last);
     update_dots(s, last);
@@ -142,7 +141,7 @@ static void update_determinants(simd_simplex *s)
  * det[x][i] > 0 for i in x, det[x + i][i] <= 0 for the other points. A lane
  * outside `all` reads x's own row instead (rows outside `all` are not
  * computed), and is masked out. */
-ALWAYS_INLINE int subset_is_closest(const simd_simplex *s, unsigned x, unsigned all)
+MINK_ALWAYS_INLINE int subset_is_closest(const simd_simplex *s, unsigned x, unsigned all)
 {
     const v4 zero = v4_zero();
     const v4 not_x = lane_mask(15u & ~x);
@@ -171,7 +170,7 @@ static v4 subset_point(simd_simplex *s, unsigned x)
 
 /* Height of the newest point over the other three's plane, squared and
  * compared without a root: h^2 = (n.e)^2 / |n|^2. */
-ALWAYS_INLINE int tetra_is_flat(const simd_simplex *s, unsigned last, float flat_tol)
+MINK_ALWAYS_INLINE int tetra_is_flat(const simd_simplex *s, unsigned last, float flat_tol)
 {
     const unsigned i0 = (last + 1) & 3u, i1 = (last + 2) & 3u, i2 = (last + 3) & 3u;
     const v4 p0 = s->vert[i0].w;
@@ -184,7 +183,7 @@ ALWAYS_INLINE int tetra_is_flat(const simd_simplex *s, unsigned last, float flat
  * free slot): the new determinants, then the first subset passing the test
  * in the search order, x = sub + the new point for sub = old and then old's
  * subsets downwards; 0 if none. Unrolled: each test reads fixed rows. */
-ALWAYS_INLINE unsigned johnson_step_from(simd_simplex *s, unsigned old, float flat_tol, int *full_ok)
+MINK_ALWAYS_INLINE unsigned johnson_step_from(simd_simplex *s, unsigned old, float flat_tol, int *full_ok)
 {
     const unsigned last = (unsigned)__builtin_ctz(~old), all = old | (1u << last);
     update_determinants_from(s, old);
@@ -199,7 +198,7 @@ ALWAYS_INLINE unsigned johnson_step_from(simd_simplex *s, unsigned old, float fl
 }
 
 /* s->bits is never 15 here: GJK stops at four points, never adds a fifth. */
-ALWAYS_INLINE unsigned johnson_step(simd_simplex *s, float flat_tol, int *full_ok)
+MINK_ALWAYS_INLINE unsigned johnson_step(simd_simplex *s, float flat_tol, int *full_ok)
 {
     switch (s->bits) {
     case 0: return johnson_step_from(s, 0, flat_tol, full_ok);

@@ -36,6 +36,9 @@
 #endif
 
 #define MINK_INLINE static inline
+/* Inlined even where GCC's size limits would keep a called copy: code
+ * written for constant arguments, or hot paths inlined at several sites. */
+#define MINK_ALWAYS_INLINE static inline __attribute__((always_inline))
 
 /* ------------------------------------------------------------ 4-wide */
 

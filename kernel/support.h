@@ -56,7 +56,8 @@ v4 mink_simd_support_local(const mink_shape *s, v4 d, uint32_t *index);
  * product without the point. */
 float mink_simd_support_dot(const mink_shape *s, v4 d);
 
-/* Support of D along d. */
+/* Support of D along d: a called copy of support_scan.h's inline
+ * support_pair, for the cold paths. */
 simd_vertex mink_simd_support_pair(simd_pair *pair, v4 d);
 
 /* The core point of a feature index, in the shape's local frame. Inline:

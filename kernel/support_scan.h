@@ -1,0 +1,146 @@
+/* The support scans and the pair support of the SIMD kernel, inline: GJK
+ * and EPA call the pair support once per iteration, and as a call it
+ * returned its vertex through memory and made them spill their vectors. */
+#ifndef MINK_SUPPORT_SCAN_H
+#define MINK_SUPPORT_SCAN_H
+
+#include "support.h"
+
+#include <math.h>
+
+/* MINK_ALWAYS_INLINE below: GCC otherwise keeps a copy of the shape
+ * support, called per shape, where the pair support is inlined twice. */
+
+/* d's dot products with one lane-width of hull points, from point i. */
+static inline vw hull_dots(const mink_shape *s, size_t i, vw dx, vw dy, vw dz)
+{
+    return vw_fma(vw_load(s->z + i), dz, vw_fma(vw_load(s->y + i), dy, vw_mul(vw_load(s->x + i), dx)));
+}
+
+/* End of the scan: the lane-widths holding real points. The padding past
+ * them copies vertex 0, which it can only tie with, so it is skipped. */
+static inline size_t hull_scan_end(const mink_shape *s)
+{
+    return (s->count + (MINK_W_LANES - 1)) & ~(uint32_t)(MINK_W_LANES - 1);
+}
+
+/* One lane-width folded into a running max and its index: strictly greater
+ * wins, so each lane keeps its lowest index among equal maxima. */
+#define SCAN_STEP(best, best_i, idx, i)                                                                \
+    do {                                                                                               \
+        const vw dot_ = hull_dots(s, (i), dx, dy, dz);                                                 \
+        const vwm better_ = vw_cmpgt(dot_, best);                                                      \
+        best = vw_max(dot_, best); /* = select(better_, dot_, best) */                                 \
+        best_i = vw_select(better_, idx, best_i);                                                      \
+    } while (0)
+
+/* The support vertex's index: the lowest index among the largest dot
+ * products. NaN dot products never win (max(NaN, x) is x), and if no dot
+ * product beats -inf the answer is vertex 0. */
+MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d)
+{
+    const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
+    const vw none = vw_splat(-INFINITY);
+    if (s->count <= MINK_W_LANES) { /* one lane-width: lane = index; NaN dot products never win */
+        const vw d0 = vw_max(hull_dots(s, 0, dx, dy, dz), none);
+        return vw_first_lane(vw_cmpeq(d0, vw_from_v4(v4_hmax_splat(vw_fold_max(d0)))));
+    }
+    if (s->count <= 4 * MINK_W_LANES) {
+        /* up to four lane-widths: their dot products stay in registers, and
+         * the index is the first lane, in scan order, holding the maximum
+         * (no index lanes to carry). Lane-widths past the points repeat the
+         * first: the same maximum, and any lane of theirs that holds it has
+         * its twin in the first, earlier (as the padding lanes have vertex
+         * 0). NaN dot products (a NaN d) may leave no lane equal to the
+         * maximum: then vertex 0. */
+        const vw d0 = hull_dots(s, 0, dx, dy, dz);
+        const vw d1 = hull_dots(s, MINK_W_LANES, dx, dy, dz);
+        const vw d2 = s->count > 2 * MINK_W_LANES ? hull_dots(s, 2 * MINK_W_LANES, dx, dy, dz) : d0;
+        const vw d3 = s->count > 3 * MINK_W_LANES ? hull_dots(s, 3 * MINK_W_LANES, dx, dy, dz) : d0;
+        /* lane 0's maximum in every lane: with NaNs the lanes of a
+         * horizontal max can differ */
+        const vw top = vw_from_v4(v4_splat_x(v4_hmax_splat(vw_fold_max(vw_max(vw_max(d0, d1), vw_max(d2, d3))))));
+        const uint64_t bits = vw_mask_bits4(vw_cmpeq(d0, top), vw_cmpeq(d1, top), vw_cmpeq(d2, top), vw_cmpeq(d3, top));
+        return bits ? (uint32_t)__builtin_ctzll(bits) : 0u;
+    }
+
+    /* Two running maxima (even and odd lane-widths) hide the latency of the
+     * compare-select chain; NaN dot products never win (max(NaN, x) is x). */
+    vw best0 = vw_max(hull_dots(s, 0, dx, dy, dz), none);
+    const vw step = vw_splat(2.0f * MINK_W_LANES);
+    vw idx0 = vw_iota(), idx1 = vw_add(idx0, vw_splat((float)MINK_W_LANES));
+    vw best1 = vw_max(hull_dots(s, MINK_W_LANES, dx, dy, dz), none);
+    vw best_i0 = idx0, best_i1 = idx1;
+    const size_t end = hull_scan_end(s);
+    size_t i = 2 * MINK_W_LANES;
+    for (; i + MINK_W_LANES < end; i += 2 * MINK_W_LANES) {
+        idx0 = vw_add(idx0, step);
+        idx1 = vw_add(idx1, step);
+        SCAN_STEP(best0, best_i0, idx0, i);
+        SCAN_STEP(best1, best_i1, idx1, i + MINK_W_LANES);
+    }
+    if (i < end) SCAN_STEP(best0, best_i0, vw_add(idx0, step), i);
+    /* the lowest index over both sets of lanes holding the maximum */
+    const vw top = vw_from_v4(v4_hmax_splat(vw_fold_max(vw_max(best0, best1))));
+    const vw none_i = vw_splat(3.0e38f);
+    const vw cand = vw_min(vw_select(vw_cmpeq(best0, top), best_i0, none_i),
+                           vw_select(vw_cmpeq(best1, top), best_i1, none_i));
+    return (uint32_t)v4_x(v4_hmin_splat(vw_fold_min(cand)));
+}
+
+/* The support point and index of any core. */
+MINK_ALWAYS_INLINE v4 support_local(const mink_shape *s, v4 d, uint32_t *index)
+{
+    switch (s->type) {
+    case MINK_SHAPE_HULL: {
+        /* a lane the scan read (or 0): below padded, inside the arrays;
+         * below count, as padding only ties vertex 0 */
+        const uint32_t k = hull_argmax(s, d);
+        *index = k;
+        return v4_set(s->x[k], s->y[k], s->z[k], 0.0f);
+    }
+    case MINK_SHAPE_BOX: {
+        const v4m pos = v4_cmpge(d, v4_zero());
+        const v4 h = v4_set(s->half[0], s->half[1], s->half[2], 0.0f);
+        *index = v4_mask_bits(pos) & 7u; /* corner bits zyx */
+        return v4_select(pos, h, v4_neg(h));
+    }
+    case MINK_SHAPE_CAPSULE: {
+        const v4m pos = v4_cmpge(v4_splat_y(d), v4_zero());
+        const v4 h = v4_set(0.0f, s->half[1], 0.0f, 0.0f);
+        *index = v4_any(pos) ? 1u : 0u;
+        return v4_select(pos, h, v4_neg(h));
+    }
+    default:
+        *index = 0;
+        return v4_zero();
+    }
+}
+
+/* B's support point along d, in A's frame. */
+MINK_ALWAYS_INLINE v4 support_b(const simd_pair *pair, v4 d, uint32_t *index)
+{
+    /* moved: B's points are in A's frame already */
+    if (pair->b_moved.type == MINK_SHAPE_HULL) return v4_add(support_local(&pair->b_moved, d, index), pair->pos_b);
+    /* d in B's frame: R^T d = d.x*row0 + d.y*row1 + d.z*row2 */
+    const v4 db = v4_madd(v4_splat_z(d), pair->row[2],
+                          v4_madd(v4_splat_y(d), pair->row[1], v4_mul(v4_splat_x(d), pair->row[0])));
+    const v4 sb = support_local(pair->b, db, index);
+    /* R sb = sb.x*col0 + sb.y*col1 + sb.z*col2, plus the offset */
+    return v4_madd(v4_splat_z(sb), pair->col[2],
+                   v4_madd(v4_splat_y(sb), pair->col[1], v4_madd(v4_splat_x(sb), pair->col[0], pair->pos_b)));
+}
+
+MINK_ALWAYS_INLINE simd_vertex support_pair(simd_pair *pair, v4 d)
+{
+    simd_vertex v;
+    uint32_t ia, ib;
+    v.pa = support_local(pair->a, v4_neg(d), &ia);
+    v.pb = support_b(pair, d, &ib);
+    simd_vertex_set_ids(&v, ia, ib);
+    v.w = v4_sub(v.pb, v.pa);
+    pair->support_calls++;
+    return v;
+}
+
+#endif
