@@ -2,6 +2,7 @@
 #include "gjk.h"
 #include "tolerance.h"
 #include "support_scan.h"
+#include "johnson_step.h"
 #include "closest_double.h"
 
 /* The closest point recomputed from its feature's normal (Catto, GDC 2010):
@@ -171,7 +172,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         const v4 old_lambda = s->lambda;
         mink_simd_simplex_add(s, &w);
         v4 next;
-        mink_simd_johnson(s, &next, MINK_TOUCH_REL * pair->scale);
+        johnson(s, &next, MINK_TOUCH_REL * pair->scale); /* inline: johnson_step.h */
         const float next_vv = v4_len2(next);
         if (s->bits != 15u && next_vv >= vv) {
             /* no progress in float: the new set in double, else keep the

@@ -1,0 +1,215 @@
+/* Johnson's step of the SIMD kernel, inline: GJK's loop calls it once per
+ * iteration, and as a call it made the loop spill its vectors around it.
+ * mink_simd_johnson (johnson.c) is the called copy. */
+#ifndef MINK_JOHNSON_STEP_H
+#define MINK_JOHNSON_STEP_H
+
+#include "johnson.h"
+
+/* MINK_ALWAYS_INLINE: the row code below is written for constant slot sets. */
+
+static const unsigned char lowest[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+
+/* Lane masks of the 16 slot sets (all ones in the lanes of the set). */
+static const int32_t lane_masks[16][4] __attribute__((aligned(16))) = {
+    {0, 0, 0, 0},   {-1, 0, 0, 0},   {0, -1, 0, 0},   {-1, -1, 0, 0},
+    {0, 0, -1, 0},  {-1, 0, -1, 0},  {0, -1, -1, 0},  {-1, -1, -1, 0},
+    {0, 0, 0, -1},  {-1, 0, 0, -1},  {0, -1, 0, -1},  {-1, -1, 0, -1},
+    {0, 0, -1, -1}, {-1, 0, -1, -1}, {0, -1, -1, -1}, {-1, -1, -1, -1}};
+
+static v4 lane_mask(unsigned bits) { return simde_mm_load_ps((const float *)lane_masks[bits]); }
+static v4 row(const float r[4]) { return simde_mm_load_ps(r); }
+
+/* The new point's dot products with all four slots in one vector, written
+ * into its row and (the matrix is symmetric) into its column. */
+static inline void update_dots(simd_simplex *s, unsigned last)
+{
+    const v4 wl = s->vert[last].w;
+    const v4 dots = v4_hsum4(v4_mul(s->vert[0].w, wl), v4_mul(s->vert[1].w, wl),
+                             v4_mul(s->vert[2].w, wl), v4_mul(s->vert[3].w, wl));
+    /* The column as whole-row blends: a lane stored alone and soon loaded
+     * with its row would stall store forwarding. */
+    const v4m at_last = lane_mask(1u << last);
+    simde_mm_store_ps(s->dp[0], v4_select(at_last, v4_splat_x(dots), row(s->dp[0])));
+    simde_mm_store_ps(s->dp[1], v4_select(at_last, v4_splat_y(dots), row(s->dp[1])));
+    simde_mm_store_ps(s->dp[2], v4_select(at_last, v4_splat_z(dots), row(s->dp[2])));
+    simde_mm_store_ps(s->dp[3], v4_select(at_last, v4_shuffle(dots, dots, 3, 3, 3, 3), row(s->dp[3])));
+    simde_mm_store_ps(s->dp[last], dots);
+}
+
+/* det[X] for a triangle or the tetrahedron X, x a constant: lane j is the sum
+ * over lanes of det[X\{j}] * (dp[k] - dp[j]), k the lowest slot of X\{j}.
+ * A slot outside X gets a zero term, so its lane is the +0 of the 0 + 0 sums
+ * (no mask). Inlined per subset: the rows then have fixed addresses. */
+MINK_ALWAYS_INLINE v4 subset_det(const simd_simplex *s, unsigned x)
+{
+    v4 t[4];
+    for (unsigned j = 0; j < 4; ++j) {
+        const unsigned y = x & ~(1u << j);
+        t[j] = y == x ? v4_zero() : v4_mul(row(s->det[y]), v4_sub(row(s->dp[lowest[y]]), row(s->dp[j])));
+    }
+    return v4_hsum4(t[0], t[1], t[2], t[3]);
+}
+
+/* det[X] of a pair X = {i, l}: the general step with a singleton's unit
+ * determinant, det[X][i] = dp[l][l] - dp[i][l] and det[X][l] = dp[i][i] -
+ * dp[l][i] (the same float operations), as one subtraction of two blends. */
+MINK_ALWAYS_INLINE v4 pair_det(const simd_simplex *s, unsigned i, unsigned l)
+{
+    const v4m at_l = lane_mask(1u << l);
+    const v4 diag = v4_select(at_l, v4_splat(s->dp[i][i]), v4_splat(s->dp[l][l]));
+    const v4 cross = v4_select(at_l, row(s->dp[i]), row(s->dp[l]));
+    return simde_mm_and_ps(v4_sub(diag, cross), lane_mask((1u << i) | (1u << l)));
+}
+
+/* det[X] of one subset X (|X| >= 2), x a constant. */
+MINK_ALWAYS_INLINE v4 det_row(const simd_simplex *s, unsigned x)
+{
+    switch (x) {
+    case 3: return pair_det(s, 0, 1);
+    case 5: return pair_det(s, 0, 2);
+    case 6: return pair_det(s, 1, 2);
+    case 9: return pair_det(s, 0, 3);
+    case 10: return pair_det(s, 1, 3);
+    case 12: return pair_det(s, 2, 3);
+    default: return subset_det(s, x);
+    }
+}
+
+/* det[X] again if X holds the new point and lies in the new simplex. */
+MINK_ALWAYS_INLINE void update_row(simd_simplex *s, unsigned all, unsigned last, unsigned x)
+{
+    if ((x & (1u << last)) && (x & all) == x) simde_mm_store_ps(s->det[x], det_row(s, x));
+}
+
+/* The new point (in the lowest free slot, where simplex_add puts it) joins
+ * `old`: its dot products, then the subsets holding it, each after its own
+ * subsets (which are numerically smaller). */
+MINK_ALWAYS_INLINE void update_determinants_from(simd_simplex *s, unsigned old)
+{
+    const unsigned last = (unsigned)__builtin_ctz(~old), all = old | (1u << last);
+    update_dots(s, last);
+    simde_mm_store_ps(s->det[1u << last], simde_mm_and_ps(lane_mask(1u << last), v4_splat(1.0f)));
+    update_row(s, all, last, 3);
+    update_row(s, all, last, 5);
+    update_row(s, all, last, 6);
+    update_row(s, all, last, 7);
+    update_row(s, all, last, 9);
+    update_row(s, all, last, 10);
+    update_row(s, all, last, 11);
+    update_row(s, all, last, 12);
+    update_row(s, all, last, 13);
+    update_row(s, all, last, 14);
+    update_row(s, all, last, 15);
+}
+
+/* Johnson's test for subset x of the full set `all`, four lanes at once:
+ * det[x][i] > 0 for i in x, det[x + i][i] <= 0 for the other points. A lane
+ * outside `all` reads x's own row instead (rows outside `all` are not
+ * computed), and is masked out. */
+MINK_ALWAYS_INLINE int subset_is_closest(const simd_simplex *s, unsigned x, unsigned all)
+{
+    const v4 zero = v4_zero();
+    const v4 not_x = lane_mask(15u & ~x);
+    if (!v4_all(v4_or(v4_cmpgt(row(s->det[x]), zero), not_x))) return 0;
+    if (x == all) return 1; /* no other point to test */
+    const v4 grown = v4_set(s->det[x | (all & 1u)][0], s->det[x | (all & 2u)][1], s->det[x | (all & 4u)][2],
+                            s->det[x | (all & 8u)][3]);
+    return !v4_any(v4_and(v4_cmpgt(grown, zero), lane_mask(all & ~x)));
+}
+
+static int subset_is_proper(const simd_simplex *s, unsigned x)
+{
+    const v4 outside = simde_mm_andnot_ps(lane_mask(x), lane_mask(15u));
+    return v4_all(v4_or(v4_cmpgt(row(s->det[x]), v4_zero()), outside));
+}
+
+static v4 subset_point(simd_simplex *s, unsigned x)
+{
+    const v4 d = simde_mm_and_ps(row(s->det[x]), lane_mask(x));
+    const v4 lambda = v4_div(d, v4_hsum_splat(d));
+    s->lambda = lambda;
+    const v4 v = v4_madd(v4_splat_x(lambda), s->vert[0].w, v4_mul(v4_splat_y(lambda), s->vert[1].w));
+    return v4_madd(v4_splat_z(lambda), s->vert[2].w,
+                   v4_madd(simde_mm_shuffle_ps(lambda, lambda, SIMDE_MM_SHUFFLE(3, 3, 3, 3)), s->vert[3].w, v));
+}
+
+/* Height of the newest point over the other three's plane, squared and
+ * compared without a root: h^2 = (n.e)^2 / |n|^2. */
+MINK_ALWAYS_INLINE int tetra_is_flat(const simd_simplex *s, unsigned last, float flat_tol)
+{
+    const unsigned i0 = (last + 1) & 3u, i1 = (last + 2) & 3u, i2 = (last + 3) & 3u;
+    const v4 p0 = s->vert[i0].w;
+    const v4 n = v4_cross(v4_sub(s->vert[i1].w, p0), v4_sub(s->vert[i2].w, p0));
+    const float h = v4_dot(n, v4_sub(s->vert[last].w, p0));
+    return h * h <= flat_tol * flat_tol * v4_len2(n);
+}
+
+/* Johnson's step for a constant old simplex (the new point in its lowest
+ * free slot): the new determinants, then the first subset passing the test
+ * in the search order, x = sub + the new point for sub = old and then old's
+ * subsets downwards; 0 if none. Unrolled: each test reads fixed rows. */
+MINK_ALWAYS_INLINE unsigned johnson_step_from(simd_simplex *s, unsigned old, float flat_tol, int *full_ok)
+{
+    const unsigned last = (unsigned)__builtin_ctz(~old), all = old | (1u << last);
+    update_determinants_from(s, old);
+    /* a tetrahedron flatter than flat_tol is never taken whole */
+    *full_ok = all != 15u || !tetra_is_flat(s, last, flat_tol);
+#pragma GCC unroll 16
+    for (unsigned sub = 16; sub-- > 0;) {
+        const unsigned x = sub | (1u << last);
+        if ((sub & old) == sub && (x != 15u || *full_ok) && subset_is_closest(s, x, all)) return x;
+    }
+    return 0;
+}
+
+/* s->bits is never 15 here: GJK stops at four points, never adds a fifth. */
+MINK_ALWAYS_INLINE unsigned johnson_step(simd_simplex *s, float flat_tol, int *full_ok)
+{
+    switch (s->bits) {
+    case 0: return johnson_step_from(s, 0, flat_tol, full_ok);
+    case 1: return johnson_step_from(s, 1, flat_tol, full_ok);
+    case 2: return johnson_step_from(s, 2, flat_tol, full_ok);
+    case 3: return johnson_step_from(s, 3, flat_tol, full_ok);
+    case 4: return johnson_step_from(s, 4, flat_tol, full_ok);
+    case 5: return johnson_step_from(s, 5, flat_tol, full_ok);
+    case 6: return johnson_step_from(s, 6, flat_tol, full_ok);
+    case 7: return johnson_step_from(s, 7, flat_tol, full_ok);
+    case 8: return johnson_step_from(s, 8, flat_tol, full_ok);
+    case 9: return johnson_step_from(s, 9, flat_tol, full_ok);
+    case 10: return johnson_step_from(s, 10, flat_tol, full_ok);
+    case 11: return johnson_step_from(s, 11, flat_tol, full_ok);
+    case 12: return johnson_step_from(s, 12, flat_tol, full_ok);
+    case 13: return johnson_step_from(s, 13, flat_tol, full_ok);
+    default: return johnson_step_from(s, 14, flat_tol, full_ok);
+    }
+}
+
+MINK_ALWAYS_INLINE int johnson(simd_simplex *s, v4 *v, float flat_tol)
+{
+    const unsigned last_bit = 1u << s->last;
+    const unsigned all = s->bits | last_bit;
+    int full_ok;
+    const unsigned closest = johnson_step(s, flat_tol, &full_ok);
+    if (closest) {
+        s->bits = closest;
+        *v = subset_point(s, closest);
+        return 1;
+    }
+    /* Backup: the proper subset with the smallest |v| (singletons qualify). */
+    float best = -1.0f;
+    unsigned best_x = last_bit;
+    for (unsigned x = 1; x < 16; ++x) {
+        if ((x & all) != x || (x == 15u && !full_ok) || !subset_is_proper(s, x)) continue;
+        const float d2 = v4_len2(subset_point(s, x));
+        if (best < 0.0f || d2 < best) {
+            best = d2;
+            best_x = x;
+        }
+    }
+    s->bits = best_x;
+    *v = subset_point(s, best_x);
+    return 0;
+}
+
+#endif
