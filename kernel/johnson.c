@@ -12,7 +12,7 @@ void mink_simd_simplex_init(simd_simplex *s)
      * simplex are read, and each is written when its newest point joins. */
     for (unsigned i = 0; i < 4; ++i) {
         s->vert[i].w = s->vert[i].pa = s->vert[i].pb = v4_zero();
-        simde_mm_store_ps(s->dp[i], v4_zero());
+        v4_store_aligned(s->dp[i], v4_zero());
     }
     s->bits = 0;
     s->last = 0;
@@ -68,7 +68,7 @@ void mink_simd_simplex_points(const simd_simplex *s, v4 *pa, v4 *pb)
 {
     const v4 l = s->lambda;
     const v4 l0 = v4_splat_x(l), l1 = v4_splat_y(l), l2 = v4_splat_z(l);
-    const v4 l3 = simde_mm_shuffle_ps(l, l, SIMDE_MM_SHUFFLE(3, 3, 3, 3));
+    const v4 l3 = v4_shuffle(l, l, 3, 3, 3, 3);
     *pa = v4_madd(l3, s->vert[3].pa, v4_madd(l2, s->vert[2].pa, v4_madd(l1, s->vert[1].pa, v4_mul(l0, s->vert[0].pa))));
     *pb = v4_madd(l3, s->vert[3].pb, v4_madd(l2, s->vert[2].pb, v4_madd(l1, s->vert[1].pb, v4_mul(l0, s->vert[0].pb))));
 }

@@ -17,8 +17,8 @@ static const int32_t lane_masks[16][4] __attribute__((aligned(16))) = {
     {0, 0, 0, -1},  {-1, 0, 0, -1},  {0, -1, 0, -1},  {-1, -1, 0, -1},
     {0, 0, -1, -1}, {-1, 0, -1, -1}, {0, -1, -1, -1}, {-1, -1, -1, -1}};
 
-static v4 lane_mask(unsigned bits) { return simde_mm_load_ps((const float *)lane_masks[bits]); }
-static v4 row(const float r[4]) { return simde_mm_load_ps(r); }
+static v4 lane_mask(unsigned bits) { return v4_load_aligned((const float *)lane_masks[bits]); }
+static v4 row(const float r[4]) { return v4_load_aligned(r); }
 
 /* The new point's dot products with all four slots in one vector, written
  * into its row and (the matrix is symmetric) into its column. */
@@ -30,11 +30,11 @@ static inline void update_dots(simd_simplex *s, unsigned last)
     /* The column as whole-row blends: a lane stored alone and soon loaded
      * with its row would stall store forwarding. */
     const v4m at_last = lane_mask(1u << last);
-    simde_mm_store_ps(s->dp[0], v4_select(at_last, v4_splat_x(dots), row(s->dp[0])));
-    simde_mm_store_ps(s->dp[1], v4_select(at_last, v4_splat_y(dots), row(s->dp[1])));
-    simde_mm_store_ps(s->dp[2], v4_select(at_last, v4_splat_z(dots), row(s->dp[2])));
-    simde_mm_store_ps(s->dp[3], v4_select(at_last, v4_shuffle(dots, dots, 3, 3, 3, 3), row(s->dp[3])));
-    simde_mm_store_ps(s->dp[last], dots);
+    v4_store_aligned(s->dp[0], v4_select(at_last, v4_splat_x(dots), row(s->dp[0])));
+    v4_store_aligned(s->dp[1], v4_select(at_last, v4_splat_y(dots), row(s->dp[1])));
+    v4_store_aligned(s->dp[2], v4_select(at_last, v4_splat_z(dots), row(s->dp[2])));
+    v4_store_aligned(s->dp[3], v4_select(at_last, v4_shuffle(dots, dots, 3, 3, 3, 3), row(s->dp[3])));
+    v4_store_aligned(s->dp[last], dots);
 }
 
 /* det[X] for a triangle or the tetrahedron X, x a constant: lane j is the sum
@@ -59,7 +59,7 @@ MINK_ALWAYS_INLINE v4 pair_det(const simd_simplex *s, unsigned i, unsigned l)
     const v4m at_l = lane_mask(1u << l);
     const v4 diag = v4_select(at_l, v4_splat(s->dp[i][i]), v4_splat(s->dp[l][l]));
     const v4 cross = v4_select(at_l, row(s->dp[i]), row(s->dp[l]));
-    return simde_mm_and_ps(v4_sub(diag, cross), lane_mask((1u << i) | (1u << l)));
+    return v4_and(v4_sub(diag, cross), lane_mask((1u << i) | (1u << l)));
 }
 
 /* det[X] of one subset X (|X| >= 2), x a constant. */
@@ -79,7 +79,7 @@ MINK_ALWAYS_INLINE v4 det_row(const simd_simplex *s, unsigned x)
 /* det[X] again if X holds the new point and lies in the new simplex. */
 MINK_ALWAYS_INLINE void update_row(simd_simplex *s, unsigned all, unsigned last, unsigned x)
 {
-    if ((x & (1u << last)) && (x & all) == x) simde_mm_store_ps(s->det[x], det_row(s, x));
+    if ((x & (1u << last)) && (x & all) == x) v4_store_aligned(s->det[x], det_row(s, x));
 }
 
 /* The new point (in the lowest free slot, where simplex_add puts it) joins
@@ -89,7 +89,7 @@ MINK_ALWAYS_INLINE void update_determinants_from(simd_simplex *s, unsigned old)
 {
     const unsigned last = (unsigned)__builtin_ctz(~old), all = old | (1u << last);
     update_dots(s, last);
-    simde_mm_store_ps(s->det[1u << last], simde_mm_and_ps(lane_mask(1u << last), v4_splat(1.0f)));
+    v4_store_aligned(s->det[1u << last], v4_and(lane_mask(1u << last), v4_splat(1.0f)));
     update_row(s, all, last, 3);
     update_row(s, all, last, 5);
     update_row(s, all, last, 6);
@@ -120,18 +120,18 @@ MINK_ALWAYS_INLINE int subset_is_closest(const simd_simplex *s, unsigned x, unsi
 
 static int subset_is_proper(const simd_simplex *s, unsigned x)
 {
-    const v4 outside = simde_mm_andnot_ps(lane_mask(x), lane_mask(15u));
+    const v4 outside = v4_andnot(lane_mask(x), lane_mask(15u));
     return v4_all(v4_or(v4_cmpgt(row(s->det[x]), v4_zero()), outside));
 }
 
 static v4 subset_point(simd_simplex *s, unsigned x)
 {
-    const v4 d = simde_mm_and_ps(row(s->det[x]), lane_mask(x));
+    const v4 d = v4_and(row(s->det[x]), lane_mask(x));
     const v4 lambda = v4_div(d, v4_hsum_splat(d));
     s->lambda = lambda;
     const v4 v = v4_madd(v4_splat_x(lambda), s->vert[0].w, v4_mul(v4_splat_y(lambda), s->vert[1].w));
     return v4_madd(v4_splat_z(lambda), s->vert[2].w,
-                   v4_madd(simde_mm_shuffle_ps(lambda, lambda, SIMDE_MM_SHUFFLE(3, 3, 3, 3)), s->vert[3].w, v));
+                   v4_madd(v4_shuffle(lambda, lambda, 3, 3, 3, 3), s->vert[3].w, v));
 }
 
 /* Height of the newest point over the other three's plane, squared and

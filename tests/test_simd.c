@@ -318,6 +318,8 @@ static void test_v4_masks(void **state)
         for (int i = 0; i < 4; ++i) expect_mask("v4_and", i, out[i], a[i] > b[i]);
         v4_store(out, v4_or(gt, eq));
         for (int i = 0; i < 4; ++i) expect_mask("v4_or", i, out[i], a[i] >= b[i]);
+        v4_store(out, v4_andnot(eq, ge)); /* ~(a == b) & (a >= b) */
+        for (int i = 0; i < 4; ++i) expect_mask("v4_andnot", i, out[i], a[i] > b[i]);
         EXPECT_INT(v4_any(gt), gt_bits != 0);
         EXPECT_INT(v4_all(eq), eq_bits == 15u);
         /* select takes whole lanes, bit for bit */
@@ -362,6 +364,11 @@ static void test_v4_bookkeeping(void **state)
             m[i][3] = 0.0f;
         }
         test_ctx("trial %d", t);
+        /* the aligned load and store move the four lanes as they are */
+        _Alignas(16) float aligned[4], back[4];
+        memcpy(aligned, m[0], sizeof aligned);
+        v4_store_aligned(back, v4_load_aligned(aligned));
+        for (int i = 0; i < 4; ++i) expect_same("v4_load_aligned/v4_store_aligned", i, back[i], m[0][i]);
         const v4 rows[3] = {v4_load(m[0]), v4_load(m[1]), v4_load(m[2])};
         v4 cols[3];
         v4_transpose3(rows, cols);
