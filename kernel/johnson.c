@@ -2,9 +2,6 @@
 #include "johnson.h"
 #include "johnson_step.h"
 
-#include <string.h>
-
-
 void mink_simd_simplex_init(simd_simplex *s)
 {
     /* Empty slots take part in four-lane products (under zero weights), so
@@ -18,7 +15,7 @@ void mink_simd_simplex_init(simd_simplex *s)
     s->last = 0;
 }
 
-/* For the warm start (mink_simd_johnson has its own copies, in johnson_step):
+/* For the warm start (johnson() in johnson_step.h has its own copies, in johnson_step):
  * one copy per old simplex, so every test and row address is a constant. */
 static void update_determinants(simd_simplex *s)
 {

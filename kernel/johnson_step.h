@@ -6,8 +6,6 @@
 
 #include "johnson.h"
 
-/* MINK_ALWAYS_INLINE: the row code below is written for constant slot sets. */
-
 static const unsigned char lowest[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
 
 /* Lane masks of the 16 slot sets (all ones in the lanes of the set). */

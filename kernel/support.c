@@ -1,4 +1,6 @@
-/* Support mapping, SIMD kernel: branch-free primitives, wide hull scans. */
+/* Support mapping, SIMD kernel: the pair set-up (B placed in A's frame, and
+ * moved there when small), the support's dot product alone, and called
+ * copies of the scans in support_scan.h. */
 #include "support.h"
 #include "support_scan.h"
 #include "tolerance.h"
@@ -37,7 +39,27 @@ static v4 quat_conj_mul(v4 a, v4 b)
     return v4_add(v4_add(v4_add(t0, t1), t2), t3);
 }
 
-static void move_hull_b(simd_pair *pair, const mink_shape *b);
+/* B's hull points as R p in the pair's own arrays, over the lane-widths the
+ * scan reads (the padding, copies of vertex 0, stays copies of it). */
+static void move_hull_b(simd_pair *pair, const mink_shape *b)
+{
+    float c[3][4];
+    for (unsigned k = 0; k < 3; ++k) v4_store(c[k], pair->col[k]);
+    const vw c0x = vw_splat(c[0][0]), c0y = vw_splat(c[0][1]), c0z = vw_splat(c[0][2]);
+    const vw c1x = vw_splat(c[1][0]), c1y = vw_splat(c[1][1]), c1z = vw_splat(c[1][2]);
+    const vw c2x = vw_splat(c[2][0]), c2y = vw_splat(c[2][1]), c2z = vw_splat(c[2][2]);
+    const size_t end = hull_scan_end(b);
+    for (size_t i = 0; i < end; i += MINK_W_LANES) {
+        const vw x = vw_load(b->x + i), y = vw_load(b->y + i), z = vw_load(b->z + i);
+        vw_store(pair->bx + i, vw_fma(z, c2x, vw_fma(y, c1x, vw_mul(x, c0x))));
+        vw_store(pair->by + i, vw_fma(z, c2y, vw_fma(y, c1y, vw_mul(x, c0y))));
+        vw_store(pair->bz + i, vw_fma(z, c2z, vw_fma(y, c1z, vw_mul(x, c0z))));
+    }
+    pair->b_moved = *b;
+    pair->b_moved.x = pair->bx;
+    pair->b_moved.y = pair->by;
+    pair->b_moved.z = pair->bz;
+}
 
 void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa, float qa_norm2,
                          const mink_shape *b, const mink_pose *pb, float qb_norm2, v4 *rot_a_rows)
@@ -60,28 +82,6 @@ void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *
     pair->support_calls = 0;
     pair->b_moved.type = MINK_SHAPE_INVALID;
     if (b->type == MINK_SHAPE_HULL && b->count <= SIMD_MOVED_POINTS) move_hull_b(pair, b);
-}
-
-/* B's hull points as R p in the pair's own arrays, over the lane-widths the
- * scan reads (the padding, copies of vertex 0, stays copies of it). */
-static void move_hull_b(simd_pair *pair, const mink_shape *b)
-{
-    float c[3][4];
-    for (unsigned k = 0; k < 3; ++k) v4_store(c[k], pair->col[k]);
-    const vw c0x = vw_splat(c[0][0]), c0y = vw_splat(c[0][1]), c0z = vw_splat(c[0][2]);
-    const vw c1x = vw_splat(c[1][0]), c1y = vw_splat(c[1][1]), c1z = vw_splat(c[1][2]);
-    const vw c2x = vw_splat(c[2][0]), c2y = vw_splat(c[2][1]), c2z = vw_splat(c[2][2]);
-    const size_t end = hull_scan_end(b);
-    for (size_t i = 0; i < end; i += MINK_W_LANES) {
-        const vw x = vw_load(b->x + i), y = vw_load(b->y + i), z = vw_load(b->z + i);
-        vw_store(pair->bx + i, vw_fma(z, c2x, vw_fma(y, c1x, vw_mul(x, c0x))));
-        vw_store(pair->by + i, vw_fma(z, c2y, vw_fma(y, c1y, vw_mul(x, c0y))));
-        vw_store(pair->bz + i, vw_fma(z, c2z, vw_fma(y, c1z, vw_mul(x, c0z))));
-    }
-    pair->b_moved = *b;
-    pair->b_moved.x = pair->bx;
-    pair->b_moved.y = pair->by;
-    pair->b_moved.z = pair->bz;
 }
 
 v4 mink_simd_support_local(const mink_shape *s, v4 d, uint32_t *index) { return support_local(s, d, index); }

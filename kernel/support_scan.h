@@ -35,8 +35,8 @@ static inline size_t hull_scan_end(const mink_shape *s)
     } while (0)
 
 /* The support vertex's index: the lowest index among the largest dot
- * products. NaN dot products never win (max(NaN, x) is x), and if no dot
- * product beats -inf the answer is vertex 0. */
+ * products. A NaN d still names a point of the hull (each path below says
+ * how). */
 MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d)
 {
     const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
