@@ -106,33 +106,41 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 common=(--benchmark_min_time="${MINK_BENCH_MIN_TIME:-0.05}"
-        --benchmark_repetitions="$reps"
-        --benchmark_report_aggregates_only=true
+        --benchmark_repetitions=1
         --benchmark_enable_random_interleaving=true
         --benchmark_out_format=json "${tolerate[@]}")
 [ -n "$filter" ] && common+=(--benchmark_filter="$filter")
 
-# Interleaved: for each query, every build in turn. Reference and peers come
-# from the first build only (they do not depend on the SIMD width); each
-# build adds its own simd-<width>. A crash loses one chunk, not the run.
+# Interleaved: for each query, each repetition runs every build in turn.
+# Reference and peers come from the first build only (they do not depend on
+# the SIMD width); each build adds its own simd-<width>. Each repetition
+# runs a fresh copy of the binary: on the VMs here a copy's timings differ
+# from another's by up to 35 % on some groups, steadily from run to run (the
+# code lands on other physical pages), so the table's median is over copies,
+# not over one placement. A crash loses one chunk, not the run.
 start=$(date +%s)
 failed=0
 for q in intersect distance penetration; do
-  for k in "${!bins[@]}"; do
-    bin=${bins[$k]}
-    w=${built[$k]}
-    if [ "$k" -eq 0 ]; then sel=$impls; else sel=simd; fi
-    if [ "$k" -gt 0 ] && [ "$impls" = "peers" ]; then continue; fi
-    json="$tmp/$q-$w.json"
-    log="$tmp/$q-$w.log"
-    say "$q: $w ($sel)"
-    if ! "$bin" --impl="$sel" --query="$q" "${common[@]}" --benchmark_out="$json" >"$log" 2>&1; then
-      say "mink-bench ($w, $q) exited with an error; last lines:"
-      tail -n 5 "$log" >&2
-      failed=1
-    fi
-    [ -s "$json" ] || rm -f "$json"   # the filter matched nothing in this chunk
-    grep -h 'ERROR OCCURRED' "$log" | sed 's/ *ERROR OCCURRED: / /' | sort -u | sed 's/^/  error: /' >&2 || true
+  say "$q: $reps repetition(s) of ${built[*]}"
+  for rep in $(seq "$reps"); do
+    for k in "${!bins[@]}"; do
+      w=${built[$k]}
+      if [ "$k" -eq 0 ]; then sel=$impls; else sel=simd; fi
+      if [ "$k" -gt 0 ] && [ "$impls" = "peers" ]; then continue; fi
+      json="$tmp/$q-$w-$rep.json"
+      log="$tmp/$q-$w-$rep.log"
+      copy="$tmp/mink-bench-$w"
+      cp "${bins[$k]}" "$copy"
+      if ! "$copy" --impl="$sel" --query="$q" "${common[@]}" --benchmark_out="$json" >"$log" 2>&1; then
+        say "mink-bench ($w, $q, repetition $rep) exited with an error; last lines:"
+        tail -n 5 "$log" >&2
+        failed=1
+      fi
+      rm -f "$copy"
+      [ -s "$json" ] || rm -f "$json"   # the filter matched nothing in this chunk
+      # each repetition finds the same wrong answers: report them once
+      [ "$rep" -eq 1 ] && { grep -h 'ERROR OCCURRED' "$log" | sed 's/ *ERROR OCCURRED: / /' | sort -u | sed 's/^/  error: /' >&2 || true; }
+    done
   done
 done
 say "timed in $(( $(date +%s) - start )) s"

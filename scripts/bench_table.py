@@ -3,9 +3,10 @@
 
 Usage: bench_table.py --out-dir DIR [--name NAME] [--note TEXT ...] RUN.json...
 
-Reads Google Benchmark JSON from one or more mink-bench runs (one per SIMD
-build and query type), takes the median of the repetitions (the "median"
-aggregate when present, else the median of the iteration runs), and writes
+Reads Google Benchmark JSON from one or more mink-bench runs (bench.sh: one
+per SIMD build, query type and repetition), takes the median of the
+repetitions (the "median" aggregate when present, else the median of the
+iteration runs, one per file), and writes
 into DIR:
   NAME.json  the runs merged (Google Benchmark format: compare.py reads it)
   NAME.txt   the table printed on stdout
