@@ -214,20 +214,21 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
     run_gjk(&q, SIMD_GJK_DISTANCE, &g);
     v4 pa_core, pb_core;
     mink_simd_simplex_points(&g.simplex, &pa_core, &pb_core);
-    v4 n;
-    const float dc = length_and_unit(g.v, &n);
-    const float margin = q.ra + q.rb;
     out->iterations = out->gjk_iterations = g.iterations;
     out->status = g.status;
-    if (!g.overlap && dc > margin) {
+    /* |v| and its direction only for cores apart (not asked of an overlap) */
+    v4 n = v4_zero();
+    const float dc = g.overlap ? 0.0f : length_and_unit(g.v, &n);
+    const float margin = q.ra + q.rb;
+    if (dc > margin) {
         finish(&q, pa_core, pb_core, n, dc - margin, out);
-    } else if (!g.overlap && dc > 0.0f) {
+    } else if (dc > 0.0f) {
         /* shallow overlap: a common point, mid-overlap along the core axis */
         const v4 p = v4_add(pa_core, v4_scale(n, mink_overlap_middle(q.ra, q.rb, dc)));
         finish(&q, p, p, n, 0.0f, out);
         out->point_a = out->point_b = world_point(&q, p);
     } else {
-        /* the cores overlap: GJK's weights give a point of both cores */
+        /* the cores overlap (or touch): GJK's weights give a point of both cores */
         out->distance = 0.0f;
         out->normal = v4_to_vec3(rot_apply(q.rot_a, fallback_normal(&q)));
         out->point_a = out->point_b = world_point(&q, pa_core);
