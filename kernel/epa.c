@@ -359,7 +359,8 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
     typedef struct { edge_ref edge; uint8_t from, to; } horizon_edge;
     uint32_t stack[2 * MINK_EPA_MAX_FACES + 4]; /* edge refs */
     horizon_edge horizon[MINK_EPA_MAX_FACES];
-    uint16_t by_start[MINK_EPA_MAX_VERTICES]; /* new face from horizon vertex v */
+    /* 32-bit entries: a 16-bit NO_FACE went through a register per store */
+    uint32_t by_start[MINK_EPA_MAX_VERTICES]; /* new face from horizon vertex v */
     unsigned nstack = 3, nhorizon = 0;
     face_slots S = {P->nf, P->nfree};
     const unsigned nfree0 = S.nfree;
@@ -395,7 +396,7 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
         const edge_ref r = horizon[k].edge;
         P->adj[f][0] = r;
         P->adj[ref_face(r)][ref_edge(r)] = edge_to(f, 0);
-        by_start[a] = (uint16_t)f;
+        by_start[a] = f;
     }
     /* each new face's edge 1, (b, w), meets the edge 2, (w, b), of the one from b */
     for (unsigned k = 0; k < nhorizon; ++k) {
