@@ -8,27 +8,25 @@
 /* The closest point recomputed from its feature's normal (Catto, GDC 2010):
  * cross products of edges instead of the weighted sum, whose rounding tilts
  * the normal at small distances. */
-static v4 refined_v(const simd_simplex *s, v4 v)
+static v4 refined_v(const simd_simplex *s, v4 v, float vv)
 {
-    v4 p[4];
-    unsigned n = 0;
-    for (unsigned i = 0; i < 4; ++i)
-        if (s->bits & (1u << i)) p[n++] = s->vert[i].w;
+    /* the points in slot order: the lowest, the next, the one after */
+    const unsigned b0 = s->bits, b1 = b0 & (b0 - 1), b2 = b1 & (b1 - 1);
+    if (b0 == 15u || !b1) return v; /* a tetrahedron or a point */
+    const v4 p0 = s->vert[__builtin_ctz(b0)].w, p1 = s->vert[__builtin_ctz(b1)].w;
     v4 m;
-    if (n == 2) {
-        const v4 e = v4_sub(p[1], p[0]);
-        m = v4_cross(v4_cross(e, p[0]), e);
-    } else if (n == 3) {
-        m = v4_cross(v4_sub(p[1], p[0]), v4_sub(p[2], p[0]));
+    if (!b2) {
+        const v4 e = v4_sub(p1, p0);
+        m = v4_cross(v4_cross(e, p0), e);
     } else {
-        return v;
+        m = v4_cross(v4_sub(p1, p0), v4_sub(s->vert[__builtin_ctz(b2)].w, p0));
     }
     const float len2 = v4_len2(m);
     if (!(len2 > 0.0f)) return v;
-    const v4 r = v4_scale(m, v4_dot(m, p[0]) / len2);
+    const v4 r = v4_scale(m, v4_dot(m, p0) / len2);
     /* kept within 10 % of v: on a sliver (a needle's triangle, 2 x 1e-5)
      * the cross product is itself noise */
-    return v4_len2(v4_sub(r, v)) <= 0.01f * v4_len2(v) ? r : v;
+    return v4_len2(v4_sub(r, v)) <= 0.01f * vv ? r : v;
 }
 
 /* The simplex's points in `bits` solved again in double precision: sets the
@@ -96,16 +94,16 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     const float touch2 = (MINK_TOUCH_REL * pair->scale) * (MINK_TOUCH_REL * pair->scale);
     const float gap2 = (MINK_GJK_GAP_REL * pair->scale) * (MINK_GJK_GAP_REL * pair->scale);
     const float margin2 = margin * margin;
+    /* vv <= touch2, or (intersect) vv <= margin2: one bound, the larger */
+    const float overlap2 = mode == SIMD_GJK_INTERSECT && margin2 > touch2 ? margin2 : touch2;
     simd_simplex *s = &out->simplex;
     unsigned resolves = 0;
 
     v4 v;
     if (nseed == 0 || !mink_simd_johnson_seed(s, seed, nseed, MINK_TOUCH_REL * pair->scale, &v)) {
         if (!(v4_len2(v0) > 0.0f)) v0 = v4_set(1, 0, 0, 0);
-        mink_simd_simplex_init(s);
-        const simd_vertex first = support_pair(pair, v4_neg(v0));
-        mink_simd_simplex_add(s, &first);
-        mink_simd_johnson(s, &v, MINK_TOUCH_REL * pair->scale);
+        const simd_vertex first = support_pair_against(pair, v0);
+        v = simplex_start(s, &first);
     }
     float vv = v4_len2(v); /* kept equal to |v|^2 at every change of v */
     unsigned iterations = 0;
@@ -133,7 +131,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         }
         /* the origin on the simplex up to rounding, or (intersect) cores
          * within the margin: |v| bounds the core distance from above */
-        if (vv <= touch2 || (mode == SIMD_GJK_INTERSECT && vv <= margin2)) {
+        if (vv <= overlap2) {
             out->overlap = 1;
             break;
         }
@@ -143,7 +141,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         }
         iterations++;
 
-        const simd_vertex w = support_pair(pair, v4_neg(v));
+        const simd_vertex w = support_pair_against(pair, v);
         const float vdotw = v4_dot(v, w.w);
         if (mode == SIMD_GJK_INTERSECT && vdotw > 0.0f && vdotw * vdotw > margin2 * vv) break;
 
@@ -170,9 +168,8 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
          * the old simplex comes back from its mask and weights alone. */
         const unsigned old_bits = s->bits;
         const v4 old_lambda = s->lambda;
-        mink_simd_simplex_add(s, &w);
         v4 next;
-        johnson(s, &next, MINK_TOUCH_REL * pair->scale); /* inline: johnson_step.h */
+        johnson(s, &w, &next, MINK_TOUCH_REL * pair->scale); /* adds w; inline: johnson_step.h */
         const float next_vv = v4_len2(next);
         if (s->bits != 15u && next_vv >= vv) {
             /* no progress in float: the new set in double, else keep the
@@ -195,5 +192,5 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         vv = next_vv;
     }
     out->iterations = iterations;
-    out->v = out->overlap ? v : refined_v(s, v);
+    out->v = out->overlap ? v : refined_v(s, v, vv); /* vv = |v|^2 */
 }

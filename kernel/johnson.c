@@ -38,8 +38,6 @@ static void update_determinants(simd_simplex *s)
     }
 }
 
-int mink_simd_johnson(simd_simplex *s, v4 *v, float flat_tol) { return johnson(s, v, flat_tol); }
-
 int mink_simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, float flat_tol, v4 *v)
 {
     mink_simd_simplex_init(s);
@@ -59,13 +57,4 @@ int mink_simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, 
         return 1;
     }
     return 0;
-}
-
-void mink_simd_simplex_points(const simd_simplex *s, v4 *pa, v4 *pb)
-{
-    const v4 l = s->lambda;
-    const v4 l0 = v4_splat_x(l), l1 = v4_splat_y(l), l2 = v4_splat_z(l);
-    const v4 l3 = v4_shuffle(l, l, 3, 3, 3, 3);
-    *pa = v4_madd(l3, s->vert[3].pa, v4_madd(l2, s->vert[2].pa, v4_madd(l1, s->vert[1].pa, v4_mul(l0, s->vert[0].pa))));
-    *pb = v4_madd(l3, s->vert[3].pb, v4_madd(l2, s->vert[2].pb, v4_madd(l1, s->vert[1].pb, v4_mul(l0, s->vert[0].pb))));
 }

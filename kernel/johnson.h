@@ -33,22 +33,28 @@ MINK_INLINE int mink_simd_simplex_contains(const simd_simplex *s, const simd_ver
 }
 
 /* The new point goes into the lowest free slot (slot 3 if none is free);
- * mink_simd_johnson relies on that. */
+ * Johnson's step relies on that (johnson() in johnson_step.h adds its point
+ * there itself). */
 MINK_INLINE void mink_simd_simplex_add(simd_simplex *s, const simd_vertex *v)
 {
     const unsigned slot = (unsigned)__builtin_ctz(~s->bits | 8u);
     s->vert[slot] = *v;
     s->last = slot;
 }
-/* See ref_johnson: returns 1 via Johnson's test, 0 via the backup; a
- * tetrahedron flatter than flat_tol is never taken whole. */
-int mink_simd_johnson(simd_simplex *s, v4 *v, float flat_tol);
 /* Warm start: loads up to four points (duplicates dropped), computes every
  * subset's determinants and picks the subset that passes Johnson's test
  * among all of them. Returns 0 when none does (the seed is degenerate at
  * the new poses): the caller then starts cold. */
 int mink_simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, float flat_tol, v4 *v);
-/* Closest points of the cores from the weights (A frame). */
-void mink_simd_simplex_points(const simd_simplex *s, v4 *pa, v4 *pb);
+/* Closest points of the cores from the weights (A frame). Inline: once
+ * per query, a call cost more than its stores. */
+MINK_INLINE void mink_simd_simplex_points(const simd_simplex *s, v4 *pa, v4 *pb)
+{
+    const v4 l = s->lambda;
+    const v4 l0 = v4_splat_x(l), l1 = v4_splat_y(l), l2 = v4_splat_z(l);
+    const v4 l3 = v4_shuffle(l, l, 3, 3, 3, 3);
+    *pa = v4_madd(l3, s->vert[3].pa, v4_madd(l2, s->vert[2].pa, v4_madd(l1, s->vert[1].pa, v4_mul(l0, s->vert[0].pa))));
+    *pb = v4_madd(l3, s->vert[3].pb, v4_madd(l2, s->vert[2].pb, v4_madd(l1, s->vert[1].pb, v4_mul(l0, s->vert[0].pb))));
+}
 
 #endif

@@ -1,6 +1,5 @@
 /* Johnson's step of the SIMD kernel, inline: GJK's loop calls it once per
- * iteration, and as a call it made the loop spill its vectors around it.
- * mink_simd_johnson (johnson.c) is the called copy. */
+ * iteration, and as a call it made the loop spill its vectors around it. */
 #ifndef MINK_JOHNSON_STEP_H
 #define MINK_JOHNSON_STEP_H
 
@@ -143,13 +142,17 @@ MINK_ALWAYS_INLINE int tetra_is_flat(const simd_simplex *s, unsigned last, float
     return h * h <= flat_tol * flat_tol * v4_len2(n);
 }
 
-/* Johnson's step for a constant old simplex (the new point in its lowest
- * free slot): the new determinants, then the first subset passing the test
- * in the search order, x = sub + the new point for sub = old and then old's
- * subsets downwards; 0 if none. Unrolled: each test reads fixed rows. */
-MINK_ALWAYS_INLINE unsigned johnson_step_from(simd_simplex *s, unsigned old, float flat_tol, int *full_ok)
+/* Johnson's step for a constant old simplex: w joins it in its lowest free
+ * slot (mink_simd_simplex_add's, a constant here), the new determinants,
+ * then the first subset passing the test in the search order, x = sub +
+ * the new point for sub = old and then old's subsets downwards; 0 if none.
+ * Unrolled: each test reads fixed rows. */
+MINK_ALWAYS_INLINE unsigned johnson_step_from(simd_simplex *s, unsigned old, const simd_vertex *w, float flat_tol,
+                                              int *full_ok)
 {
     const unsigned last = (unsigned)__builtin_ctz(~old), all = old | (1u << last);
+    s->vert[last] = *w;
+    s->last = last;
     update_determinants_from(s, old);
     /* a tetrahedron flatter than flat_tol is never taken whole */
     *full_ok = all != 15u || !tetra_is_flat(s, last, flat_tol);
@@ -162,33 +165,63 @@ MINK_ALWAYS_INLINE unsigned johnson_step_from(simd_simplex *s, unsigned old, flo
 }
 
 /* s->bits is never 15 here: GJK stops at four points, never adds a fifth. */
-MINK_ALWAYS_INLINE unsigned johnson_step(simd_simplex *s, float flat_tol, int *full_ok)
+MINK_ALWAYS_INLINE unsigned johnson_step(simd_simplex *s, const simd_vertex *w, float flat_tol, int *full_ok)
 {
     switch (s->bits) {
-    case 0: return johnson_step_from(s, 0, flat_tol, full_ok);
-    case 1: return johnson_step_from(s, 1, flat_tol, full_ok);
-    case 2: return johnson_step_from(s, 2, flat_tol, full_ok);
-    case 3: return johnson_step_from(s, 3, flat_tol, full_ok);
-    case 4: return johnson_step_from(s, 4, flat_tol, full_ok);
-    case 5: return johnson_step_from(s, 5, flat_tol, full_ok);
-    case 6: return johnson_step_from(s, 6, flat_tol, full_ok);
-    case 7: return johnson_step_from(s, 7, flat_tol, full_ok);
-    case 8: return johnson_step_from(s, 8, flat_tol, full_ok);
-    case 9: return johnson_step_from(s, 9, flat_tol, full_ok);
-    case 10: return johnson_step_from(s, 10, flat_tol, full_ok);
-    case 11: return johnson_step_from(s, 11, flat_tol, full_ok);
-    case 12: return johnson_step_from(s, 12, flat_tol, full_ok);
-    case 13: return johnson_step_from(s, 13, flat_tol, full_ok);
-    default: return johnson_step_from(s, 14, flat_tol, full_ok);
+    case 0: return johnson_step_from(s, 0, w, flat_tol, full_ok);
+    case 1: return johnson_step_from(s, 1, w, flat_tol, full_ok);
+    case 2: return johnson_step_from(s, 2, w, flat_tol, full_ok);
+    case 3: return johnson_step_from(s, 3, w, flat_tol, full_ok);
+    case 4: return johnson_step_from(s, 4, w, flat_tol, full_ok);
+    case 5: return johnson_step_from(s, 5, w, flat_tol, full_ok);
+    case 6: return johnson_step_from(s, 6, w, flat_tol, full_ok);
+    case 7: return johnson_step_from(s, 7, w, flat_tol, full_ok);
+    case 8: return johnson_step_from(s, 8, w, flat_tol, full_ok);
+    case 9: return johnson_step_from(s, 9, w, flat_tol, full_ok);
+    case 10: return johnson_step_from(s, 10, w, flat_tol, full_ok);
+    case 11: return johnson_step_from(s, 11, w, flat_tol, full_ok);
+    case 12: return johnson_step_from(s, 12, w, flat_tol, full_ok);
+    case 13: return johnson_step_from(s, 13, w, flat_tol, full_ok);
+    default: return johnson_step_from(s, 14, w, flat_tol, full_ok);
     }
 }
 
-MINK_ALWAYS_INLINE int johnson(simd_simplex *s, v4 *v, float flat_tol)
+/* The cold start: the simplex of the one point `first`, in slot 0, with
+ * the state mink_simd_simplex_init, simplex_add and johnson() leave (empty
+ * slots zero, the same dot products), returns v. Johnson's step on one
+ * point always keeps it, with weight 1: v = 1 w + 0 + 0 + 0, which is
+ * w + 0 (exact; it only turns -0 into +0). */
+MINK_ALWAYS_INLINE v4 simplex_start(simd_simplex *s, const simd_vertex *first)
 {
-    const unsigned last_bit = 1u << s->last;
-    const unsigned all = s->bits | last_bit;
+    const v4 zero = v4_zero(), w = first->w;
+    s->vert[0] = *first;
+    for (unsigned i = 1; i < 4; ++i) s->vert[i].w = s->vert[i].pa = s->vert[i].pb = zero;
+    /* update_dots over the zero slots: their products with w, summed */
+    const v4 zw = v4_mul(zero, w);
+    const v4 dots = v4_hsum4(v4_mul(w, w), zw, zw, zw);
+    const v4 at_0 = lane_mask(1u);
+    v4_store_aligned(s->dp[0], dots);
+    v4_store_aligned(s->dp[1], v4_and(at_0, v4_splat_y(dots)));
+    v4_store_aligned(s->dp[2], v4_and(at_0, v4_splat_z(dots)));
+    v4_store_aligned(s->dp[3], v4_and(at_0, v4_shuffle(dots, dots, 3, 3, 3, 3)));
+    const v4 one = v4_and(at_0, v4_splat(1.0f));
+    v4_store_aligned(s->det[1], one);
+    s->lambda = one;
+    s->bits = 1u;
+    s->last = 0;
+    return v4_add(w, zero);
+}
+
+/* Adds w to the simplex (mink_simd_simplex_add's slot) and runs Johnson's
+ * step: returns 1 via Johnson's test, 0 via the backup; a tetrahedron
+ * flatter than flat_tol is never taken whole. */
+MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, float flat_tol)
+{
+    const unsigned old = s->bits;
     int full_ok;
-    const unsigned closest = johnson_step(s, flat_tol, &full_ok);
+    const unsigned closest = johnson_step(s, w, flat_tol, &full_ok);
+    const unsigned last_bit = 1u << s->last;
+    const unsigned all = old | last_bit;
     if (closest) {
         s->bits = closest;
         *v = subset_point(s, closest);

@@ -22,8 +22,8 @@ typedef struct simd_query {
 
 /* The pair placed in A's frame, after the inputs were checked and the cache
  * loaded (|q|^2 of each pose given). */
-static void query_begin(simd_query *q, const mink_shape *a, const mink_pose *pa, float qa_norm2,
-                        const mink_shape *b, const mink_pose *pb, float qb_norm2)
+MINK_ALWAYS_INLINE void query_begin(simd_query *q, const mink_shape *a, const mink_pose *pa, float qa_norm2,
+                                    const mink_shape *b, const mink_pose *pb, float qb_norm2)
 {
     mink_simd_pair_init(&q->pair, a, pa, qa_norm2, b, pb, qb_norm2, q->rot_a);
     q->pos_a = v4_from_vec3(pa->p);
@@ -46,7 +46,8 @@ static int query_open(simd_query *q, const mink_shape *a, const mink_pose *pa,
 {
     float na2, nb2;
     if (mink_check_inputs(a, pa, b, pb, &na2, &nb2) != 0) return 0;
-    q->have_cache = mink_cache_load(cache, a, b, &q->cached);
+    /* no cache, no call (its state is then never read) */
+    q->have_cache = cache && mink_cache_load(cache, a, b, &q->cached);
     query_begin(q, a, pa, na2, b, pb, nb2);
     return 1;
 }

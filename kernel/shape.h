@@ -66,17 +66,32 @@ static inline int mink_quat_bad(const mink_pose *p, float *norm2)
     return !(n2 >= lo) | !(n2 <= hi);
 }
 
+/* |q|^2 of both poses, lanes (a, a, b, b): mink_quat_bad's sums, each
+ * ((x x + y y) + z z) + w w, two poses a vector at a time. */
+static inline v4 mink_quat_norm2_pair(const mink_pose *pa, const mink_pose *pb)
+{
+    const v4 a = v4_load(&pa->q.x), b = v4_load(&pb->q.x);
+    const v4 a2 = v4_mul(a, a), b2 = v4_mul(b, b);
+    const v4 xy = v4_add(v4_shuffle(a2, b2, 0, 0, 0, 0), v4_shuffle(a2, b2, 1, 1, 1, 1));
+    return v4_add(v4_add(xy, v4_shuffle(a2, b2, 2, 2, 2, 2)), v4_shuffle(a2, b2, 3, 3, 3, 3));
+}
+
 /* Checks a query's inputs without copying them; on success gives |q|^2 of
- * each pose (within MINK_QUAT_UNIT_TOL of 1). Returns 0 on success,
- * MINK_ERR_INVALID otherwise. */
+ * each pose (within MINK_QUAT_UNIT_TOL of 1: mink_quat_bad's test).
+ * Returns 0 on success, MINK_ERR_INVALID otherwise. */
 static inline int mink_check_inputs(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
                                     const mink_pose *pb, float *qa_norm2, float *qb_norm2)
 {
     if (!a || !b || !pa || !pb) return MINK_ERR_INVALID;
-    const v4m ok = v4_and(v4_and(mink_shape_sizes_ok(a), mink_shape_sizes_ok(b)),
-                          v4_and(mink_position_ok(pa), mink_position_ok(pb)));
-    const int bad = mink_shape_kind_bad(a) | mink_shape_kind_bad(b) | mink_quat_bad(pa, qa_norm2) |
-                    mink_quat_bad(pb, qb_norm2);
+    const float lo = (1.0f - MINK_QUAT_UNIT_TOL) * (1.0f - MINK_QUAT_UNIT_TOL);
+    const float hi = (1.0f + MINK_QUAT_UNIT_TOL) * (1.0f + MINK_QUAT_UNIT_TOL);
+    const v4 n2 = mink_quat_norm2_pair(pa, pb);
+    *qa_norm2 = v4_x(n2);
+    *qb_norm2 = v4_z(n2);
+    const v4m ok = v4_and(v4_and(v4_and(mink_shape_sizes_ok(a), mink_shape_sizes_ok(b)),
+                                 v4_and(mink_position_ok(pa), mink_position_ok(pb))),
+                          mink_in_range(n2, v4_splat(lo), v4_splat(hi)));
+    const int bad = mink_shape_kind_bad(a) | mink_shape_kind_bad(b);
     return (bad | !v4_all(ok)) ? MINK_ERR_INVALID : 0;
 }
 

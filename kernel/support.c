@@ -49,8 +49,10 @@ static void move_hull_b(simd_pair *pair, const mink_shape *b)
     const vw c1x = vw_splat(c[1][0]), c1y = vw_splat(c[1][1]), c1z = vw_splat(c[1][2]);
     const vw c2x = vw_splat(c[2][0]), c2y = vw_splat(c[2][1]), c2z = vw_splat(c[2][2]);
     const size_t end = hull_scan_end(b);
+    /* read once: the stores below might otherwise alias *b */
+    const float *bx = b->x, *by = b->y, *bz = b->z;
     for (size_t i = 0; i < end; i += MINK_W_LANES) {
-        const vw x = vw_load(b->x + i), y = vw_load(b->y + i), z = vw_load(b->z + i);
+        const vw x = vw_load(bx + i), y = vw_load(by + i), z = vw_load(bz + i);
         vw_store(pair->bx + i, vw_fma(z, c2x, vw_fma(y, c1x, vw_mul(x, c0x))));
         vw_store(pair->by + i, vw_fma(z, c2y, vw_fma(y, c1y, vw_mul(x, c0y))));
         vw_store(pair->bz + i, vw_fma(z, c2z, vw_fma(y, c1z, vw_mul(x, c0z))));

@@ -61,7 +61,7 @@ MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d)
          * horizontal max can differ */
         const vw top = vw_from_v4(v4_splat_x(v4_hmax_splat(vw_fold_max(vw_max(vw_max(d0, d1), vw_max(d2, d3))))));
         const uint64_t bits = vw_mask_bits4(vw_cmpeq(d0, top), vw_cmpeq(d1, top), vw_cmpeq(d2, top), vw_cmpeq(d3, top));
-        return bits ? (uint32_t)__builtin_ctzll(bits) : 0u;
+        return (uint32_t)__builtin_ctzll(bits | (bits == 0)); /* no bit: vertex 0, without a branch */
     }
 
     /* Two running maxima (even and odd lane-widths) hide the latency of the
@@ -131,16 +131,25 @@ MINK_ALWAYS_INLINE v4 support_b(const simd_pair *pair, v4 d, uint32_t *index)
                    v4_madd(v4_splat_y(sb), pair->col[1], v4_madd(v4_splat_x(sb), pair->col[0], pair->pos_b)));
 }
 
-MINK_ALWAYS_INLINE simd_vertex support_pair(simd_pair *pair, v4 d)
+/* The support of D along d, given d and -d (A's direction). */
+MINK_ALWAYS_INLINE simd_vertex support_pair_dirs(simd_pair *pair, v4 d, v4 neg_d)
 {
     simd_vertex v;
     uint32_t ia, ib;
-    v.pa = support_local(pair->a, v4_neg(d), &ia);
+    v.pa = support_local(pair->a, neg_d, &ia);
     v.pb = support_b(pair, d, &ib);
     simd_vertex_set_ids(&v, ia, ib);
     v.w = v4_sub(v.pb, v.pa);
     pair->support_calls++;
     return v;
 }
+
+MINK_ALWAYS_INLINE simd_vertex support_pair(simd_pair *pair, v4 d) { return support_pair_dirs(pair, d, v4_neg(d)); }
+
+/* The support of D along -v (GJK's search direction), A's direction being
+ * v itself: -(-v) (0 - x twice) differs from v only where v holds -0, as
+ * +0, and a support depends only on comparisons, which ignore the sign of
+ * a zero (a box's d >= 0 too): the same point either way, one negation less. */
+MINK_ALWAYS_INLINE simd_vertex support_pair_against(simd_pair *pair, v4 v) { return support_pair_dirs(pair, v4_neg(v), v); }
 
 #endif
