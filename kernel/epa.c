@@ -100,11 +100,12 @@ static v4 normalized(v4 v)
     return v4_scale(s, 1.0f / sqrtf(v4_len2(s)));
 }
 
-/* A face over vertices a, b, c with its plane, in a slot from S; adj is the
- * caller's to set. */
-static inline unsigned add_face(simd_poly *P, face_slots *S, unsigned a, unsigned b, unsigned c)
+/* A face over vertices a, b, c (point wc) with its plane, in a slot from S;
+ * adj is the caller's to set. wc comes by value: the fan's apex stays in a
+ * register instead of being reloaded per face. */
+static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsigned b, unsigned c, v4 wc)
 {
-    const v4 wa = P->vert[a].w, wb = P->vert[b].w, wc = P->vert[c].w;
+    const v4 wa = P->vert[a].w, wb = P->vert[b].w;
     const v4 n = v4_cross(v4_sub(wb, wa), v4_sub(wc, wa));
     const v4 len2 = v4_dot_splat(n, n);
     /* tiny n: its square loses precision (or underflows), so scale first */
@@ -126,6 +127,11 @@ static inline unsigned add_face(simd_poly *P, face_slots *S, unsigned a, unsigne
     /* the row in one store (snapshot() loads it whole), not of char type */
     P->fv[f].all = ((face_row){{(uint8_t)a, (uint8_t)b, (uint8_t)c, 0}}).all;
     return f;
+}
+
+static unsigned add_face(simd_poly *P, face_slots *S, unsigned a, unsigned b, unsigned c)
+{
+    return add_face_w(P, S, a, b, c, P->vert[c].w);
 }
 
 static v4 face_normal(const simd_poly *P, unsigned f) { return v4_set(P->nx[f], P->ny[f], P->nz[f], 0.0f); }
@@ -391,7 +397,7 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
     for (unsigned k = 0; k < nhorizon; ++k) {
         const unsigned a = horizon[k].from;
         if (by_start[a] != NO_FACE) return 0;
-        const unsigned f = add_face(P, &S, a, horizon[k].to, iw);
+        const unsigned f = add_face_w(P, &S, a, horizon[k].to, iw, w); /* w held, not reloaded */
         if (f == NO_FACE) return 0;
         const edge_ref r = horizon[k].edge;
         P->adj[f][0] = r;
@@ -492,31 +498,37 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
     }
 
     const float tol = MINK_EPA_GAIN_REL * pair->scale;
-    face_snap previous = {{0, 0, 0}, v4_zero(), -INFINITY};
+    /* the previous iteration's closest face until the drop test passed,
+     * then this one's: one snapshot, not a copy per iteration */
+    face_snap best = {{0, 0, 0}, v4_zero(), -INFINITY};
     float previous_gain = INFINITY;
+    unsigned iterations = 0; /* a local: out may alias what support_pair writes */
     for (;;) {
         const unsigned f = closest_face(&P);
-        const face_snap best = snapshot(&P, f);
-        if (best.d < previous.d - tol && !drop_is_noise(previous.d - best.d, previous_gain, tol)) {
+        const float d = P.d[f];
+        if (d < best.d - tol && !drop_is_noise(best.d - d, previous_gain, tol)) {
             /* the closest distance only grows on a convex polytope: a drop
              * means rounding broke convexity; the previous face is better,
              * and an answer only if it was nearly converged */
-            face_answer(&P, &previous, 0, tol, out);
+            out->iterations = iterations;
+            face_answer(&P, &best, 0, tol, out);
             if (previous_gain > MINK_EPA_SETTLED_GAINS * tol) out->status = MINK_MAX_ITERATIONS;
             return;
         }
-        previous = best;
-        if (out->iterations >= MINK_EPA_MAX_VERTICES || P.nv >= MINK_EPA_MAX_VERTICES) {
+        best = snapshot(&P, f);
+        if (iterations >= MINK_EPA_MAX_VERTICES || P.nv >= MINK_EPA_MAX_VERTICES) {
             /* iteration cap or vertex capacity: the closest face so far */
+            out->iterations = iterations;
             face_answer(&P, &best, 0, tol, out);
             out->status = MINK_MAX_ITERATIONS;
             return;
         }
-        out->iterations++;
+        ++iterations;
         /* inline here (support_scan.h); blow_up's rare calls are not */
         const simd_vertex w = support_pair(pair, best.n);
         previous_gain = v4_dot(best.n, w.w) - best.d;
         if (previous_gain <= tol || has_vertex(&P, &w)) {
+            out->iterations = iterations;
             face_answer(&P, &best, 1, tol, out); /* converged */
             /* unless w, a vertex already, lies well in front of the face:
              * rounding broke the polytope */
@@ -528,6 +540,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         if (!expand(&P, f, best.n, iw, tol)) {
             /* face capacity or a horizon broken by rounding: the last
              * consistent closest face (its vertices are never removed) */
+            out->iterations = iterations;
             face_answer(&P, &best, 0, tol, out);
             out->status = MINK_MAX_ITERATIONS;
             return;

@@ -91,7 +91,9 @@ static int stalled_at_origin(float vdotw, float vv, float scale)
 void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
               const simd_vertex *seed, unsigned nseed, simd_gjk_result *out)
 {
-    const float touch2 = (MINK_TOUCH_REL * pair->scale) * (MINK_TOUCH_REL * pair->scale);
+    /* a local: the loop's stores through s might alias pair->scale */
+    const float flat_tol = MINK_TOUCH_REL * pair->scale;
+    const float touch2 = flat_tol * flat_tol;
     const float gap2 = (MINK_GJK_GAP_REL * pair->scale) * (MINK_GJK_GAP_REL * pair->scale);
     const float margin2 = margin * margin;
     /* vv <= touch2, or (intersect) vv <= margin2: one bound, the larger */
@@ -100,7 +102,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     unsigned resolves = 0;
 
     v4 v;
-    if (nseed == 0 || !mink_simd_johnson_seed(s, seed, nseed, MINK_TOUCH_REL * pair->scale, &v)) {
+    if (nseed == 0 || !mink_simd_johnson_seed(s, seed, nseed, flat_tol, &v)) {
         if (!(v4_len2(v0) > 0.0f)) v0 = v4_set(1, 0, 0, 0);
         const simd_vertex first = support_pair_against(pair, v0);
         v = simplex_start(s, &first);
@@ -148,7 +150,12 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         /* gap (vv - vw)/|v| <= tol, squared to avoid the root */
         const float gap = vv - vdotw;
         if (gap <= 0.0f || gap * gap <= gap2 * vv) break;
-        if (mink_simd_simplex_contains(s, &w)) {
+        /* Adding a point writes only its free slot and subsets holding it, so
+         * the old simplex comes back from its mask and weights alone. */
+        const unsigned old_bits = s->bits;
+        v4 next, next_lambda;
+        /* adds w, unless it repeats a point; inline: johnson_step.h */
+        if (!johnson(s, &w, &next, &next_lambda, flat_tol)) {
             /* a repeated support point while the bounds disagree: v is off
              * by rounding; solve again in double, stop if that does not help */
             if (resolves++ < MINK_GJK_MAX_RESOLVES) {
@@ -163,17 +170,11 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
             out->overlap = stalled_at_origin(vdotw, vv, pair->scale);
             break;
         }
-
-        /* Adding a point writes only its free slot and subsets holding it, so
-         * the old simplex comes back from its mask and weights alone. */
-        const unsigned old_bits = s->bits;
-        const v4 old_lambda = s->lambda;
-        v4 next;
-        johnson(s, &w, &next, MINK_TOUCH_REL * pair->scale); /* adds w; inline: johnson_step.h */
         const float next_vv = v4_len2(next);
         if (s->bits != 15u && next_vv >= vv) {
             /* no progress in float: the new set in double, else keep the
-             * previous, better simplex */
+             * previous, better simplex (s->lambda still holds its weights) */
+            const v4 old_lambda = s->lambda;
             if (resolves++ < MINK_GJK_MAX_RESOLVES) {
                 const v4 exact = resolve_double(s, old_bits | (1u << s->last));
                 const float exact_vv = v4_len2(exact);
@@ -188,6 +189,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
             out->overlap = stalled_at_origin(vdotw, vv, pair->scale);
             break;
         }
+        s->lambda = next_lambda;
         v = next;
         vv = next_vv;
     }

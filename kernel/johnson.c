@@ -15,27 +15,32 @@ void mink_simd_simplex_init(simd_simplex *s)
     s->last = 0;
 }
 
-/* For the warm start (johnson() in johnson_step.h has its own copies, in johnson_step):
- * one copy per old simplex, so every test and row address is a constant. */
+/* For the warm start (johnson() in johnson_step.h has its own copies, in
+ * johnson_step): one copy per old simplex, so every test and row address is
+ * a constant. The seed fills slots in order, so the old simplex is always
+ * 0, 1, 3 or 7. */
 static void update_determinants(simd_simplex *s)
 {
     switch (s->bits) {
     case 0: update_determinants_from(s, 0); break;
     case 1: update_determinants_from(s, 1); break;
-    case 2: update_determinants_from(s, 2); break;
     case 3: update_determinants_from(s, 3); break;
-    case 4: update_determinants_from(s, 4); break;
-    case 5: update_determinants_from(s, 5); break;
-    case 6: update_determinants_from(s, 6); break;
-    case 7: update_determinants_from(s, 7); break;
-    case 8: update_determinants_from(s, 8); break;
-    case 9: update_determinants_from(s, 9); break;
-    case 10: update_determinants_from(s, 10); break;
-    case 11: update_determinants_from(s, 11); break;
-    case 12: update_determinants_from(s, 12); break;
-    case 13: update_determinants_from(s, 13); break;
-    default: update_determinants_from(s, 14); break;
+    default: update_determinants_from(s, 7); break;
     }
+}
+
+/* The first subset of `all` passing Johnson's test, in numeric order; all a
+ * constant (unrolled: each test reads fixed rows). */
+MINK_ALWAYS_INLINE int seed_pick(simd_simplex *s, unsigned all, int full_ok, v4 *v)
+{
+#pragma GCC unroll 16
+    for (unsigned x = 1; x < 16; ++x) {
+        if ((x & all) != x || (x == 15u && !full_ok) || !subset_is_closest(s, x, all)) continue;
+        s->bits = x;
+        *v = subset_point(s, x, &s->lambda);
+        return 1;
+    }
+    return 0;
 }
 
 int mink_simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, float flat_tol, v4 *v)
@@ -47,14 +52,12 @@ int mink_simd_johnson_seed(simd_simplex *s, const simd_vertex *pts, unsigned n, 
         update_determinants(s);
         s->bits |= 1u << s->last;
     }
-    const unsigned all = s->bits;
-    if (all == 0) return 0;
-    const int full_ok = all != 15u || !tetra_is_flat(s, s->last, flat_tol);
-    for (unsigned x = 1; x < 16; ++x) {
-        if ((x & all) != x || (x == 15u && !full_ok) || !subset_is_closest(s, x, all)) continue;
-        s->bits = x;
-        *v = subset_point(s, x);
-        return 1;
+    /* the points fill slots 0, 1, ... in order: all is 0, 1, 3, 7 or 15 */
+    switch (s->bits) {
+    case 0: return 0;
+    case 1: return seed_pick(s, 1, 1, v);
+    case 3: return seed_pick(s, 3, 1, v);
+    case 7: return seed_pick(s, 7, 1, v);
+    default: return seed_pick(s, 15, !tetra_is_flat(s, s->last, flat_tol), v);
     }
-    return 0;
 }

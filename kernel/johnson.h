@@ -9,6 +9,8 @@
 
 #include "support.h"
 
+#include <string.h>
+
 typedef struct simd_simplex {
     simd_vertex vert[4];
     _Alignas(16) float dp[4][4];   /* dp[i][j] = w_i . w_j, rows load as v4        */
@@ -21,15 +23,26 @@ typedef struct simd_simplex {
 
 void mink_simd_simplex_init(simd_simplex *s);
 
-/* Inline: GJK asks both once per iteration. */
-MINK_INLINE int mink_simd_simplex_contains(const simd_simplex *s, const simd_vertex *v)
+/* Whether v repeats a point of the slots in `bits` (same features, or the
+ * same point). Always inline: GJK's step asks it with `bits` a constant,
+ * which leaves no slot tests. */
+MINK_ALWAYS_INLINE int simplex_repeats(const simd_simplex *s, unsigned bits, const simd_vertex *v)
 {
+    /* ia and ib compared as one 64-bit word, read once */
+    uint64_t id, uid;
+    memcpy(&id, v->ids, sizeof id);
     for (unsigned i = 0; i < 4; ++i) {
-        if (!(s->bits & (1u << i))) continue;
+        if (!(bits & (1u << i))) continue;
         const simd_vertex *u = &s->vert[i];
-        if ((u->ia == v->ia && u->ib == v->ib) || v4_all(v4_cmpeq(u->w, v->w))) return 1;
+        memcpy(&uid, u->ids, sizeof uid);
+        if (uid == id || v4_all(v4_cmpeq(u->w, v->w))) return 1;
     }
     return 0;
+}
+
+MINK_INLINE int mink_simd_simplex_contains(const simd_simplex *s, const simd_vertex *v)
+{
+    return simplex_repeats(s, s->bits, v);
 }
 
 /* The new point goes into the lowest free slot (slot 3 if none is free);

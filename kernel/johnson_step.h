@@ -17,20 +17,33 @@ static const int32_t lane_masks[16][4] __attribute__((aligned(16))) = {
 static v4 lane_mask(unsigned bits) { return v4_load_aligned((const float *)lane_masks[bits]); }
 static v4 row(const float r[4]) { return v4_load_aligned(r); }
 
+/* a with lane `lane` (a constant) taken from b: an immediate blend, where
+ * a select would load its mask. */
+MINK_ALWAYS_INLINE v4 blend_lane(unsigned lane, v4 a, v4 b)
+{
+    switch (lane) {
+    case 0: return v4_blend(a, b, 1);
+    case 1: return v4_blend(a, b, 2);
+    case 2: return v4_blend(a, b, 4);
+    default: return v4_blend(a, b, 8);
+    }
+}
+
 /* The new point's dot products with all four slots in one vector, written
- * into its row and (the matrix is symmetric) into its column. */
-static inline void update_dots(simd_simplex *s, unsigned last)
+ * into its row and (the matrix is symmetric) into its column. The column
+ * only in the rows of `old`: an empty slot's row is never read before its
+ * point's own row overwrites it whole (a dropped point never comes back). */
+MINK_ALWAYS_INLINE void update_dots(simd_simplex *s, unsigned old, unsigned last)
 {
     const v4 wl = s->vert[last].w;
     const v4 dots = v4_hsum4(v4_mul(s->vert[0].w, wl), v4_mul(s->vert[1].w, wl),
                              v4_mul(s->vert[2].w, wl), v4_mul(s->vert[3].w, wl));
     /* The column as whole-row blends: a lane stored alone and soon loaded
      * with its row would stall store forwarding. */
-    const v4m at_last = lane_mask(1u << last);
-    v4_store_aligned(s->dp[0], v4_select(at_last, v4_splat_x(dots), row(s->dp[0])));
-    v4_store_aligned(s->dp[1], v4_select(at_last, v4_splat_y(dots), row(s->dp[1])));
-    v4_store_aligned(s->dp[2], v4_select(at_last, v4_splat_z(dots), row(s->dp[2])));
-    v4_store_aligned(s->dp[3], v4_select(at_last, v4_shuffle(dots, dots, 3, 3, 3, 3), row(s->dp[3])));
+    if (old & 1u) v4_store_aligned(s->dp[0], blend_lane(last, row(s->dp[0]), v4_splat_x(dots)));
+    if (old & 2u) v4_store_aligned(s->dp[1], blend_lane(last, row(s->dp[1]), v4_splat_y(dots)));
+    if (old & 4u) v4_store_aligned(s->dp[2], blend_lane(last, row(s->dp[2]), v4_splat_z(dots)));
+    if (old & 8u) v4_store_aligned(s->dp[3], blend_lane(last, row(s->dp[3]), v4_shuffle(dots, dots, 3, 3, 3, 3)));
     v4_store_aligned(s->dp[last], dots);
 }
 
@@ -53,9 +66,8 @@ MINK_ALWAYS_INLINE v4 subset_det(const simd_simplex *s, unsigned x)
  * dp[l][i] (the same float operations), as one subtraction of two blends. */
 MINK_ALWAYS_INLINE v4 pair_det(const simd_simplex *s, unsigned i, unsigned l)
 {
-    const v4m at_l = lane_mask(1u << l);
-    const v4 diag = v4_select(at_l, v4_splat(s->dp[i][i]), v4_splat(s->dp[l][l]));
-    const v4 cross = v4_select(at_l, row(s->dp[i]), row(s->dp[l]));
+    const v4 diag = blend_lane(l, v4_splat(s->dp[l][l]), v4_splat(s->dp[i][i]));
+    const v4 cross = blend_lane(l, row(s->dp[l]), row(s->dp[i]));
     return v4_and(v4_sub(diag, cross), lane_mask((1u << i) | (1u << l)));
 }
 
@@ -85,7 +97,7 @@ MINK_ALWAYS_INLINE void update_row(simd_simplex *s, unsigned all, unsigned last,
 MINK_ALWAYS_INLINE void update_determinants_from(simd_simplex *s, unsigned old)
 {
     const unsigned last = (unsigned)__builtin_ctz(~old), all = old | (1u << last);
-    update_dots(s, last);
+    update_dots(s, old, last);
     v4_store_aligned(s->det[1u << last], v4_and(lane_mask(1u << last), v4_splat(1.0f)));
     update_row(s, all, last, 3);
     update_row(s, all, last, 5);
@@ -107,9 +119,11 @@ MINK_ALWAYS_INLINE void update_determinants_from(simd_simplex *s, unsigned old)
 MINK_ALWAYS_INLINE int subset_is_closest(const simd_simplex *s, unsigned x, unsigned all)
 {
     const v4 zero = v4_zero();
-    const v4 not_x = lane_mask(15u & ~x);
-    if (!v4_all(v4_or(v4_cmpgt(row(s->det[x]), zero), not_x))) return 0;
+    if (!v4_all_in(v4_cmpgt(row(s->det[x]), zero), lane_mask(x))) return 0;
     if (x == all) return 1; /* no other point to test */
+    const unsigned other = all & ~x;
+    if (!(other & (other - 1))) /* one other point: its lane alone, no gather */
+        return !(s->det[all][__builtin_ctz(other)] > 0.0f);
     const v4 grown = v4_set(s->det[x | (all & 1u)][0], s->det[x | (all & 2u)][1], s->det[x | (all & 4u)][2],
                             s->det[x | (all & 8u)][3]);
     return !v4_any(v4_and(v4_cmpgt(grown, zero), lane_mask(all & ~x)));
@@ -117,15 +131,15 @@ MINK_ALWAYS_INLINE int subset_is_closest(const simd_simplex *s, unsigned x, unsi
 
 static int subset_is_proper(const simd_simplex *s, unsigned x)
 {
-    const v4 outside = v4_andnot(lane_mask(x), lane_mask(15u));
-    return v4_all(v4_or(v4_cmpgt(row(s->det[x]), v4_zero()), outside));
+    return v4_all_in(v4_cmpgt(row(s->det[x]), v4_zero()), lane_mask(x));
 }
 
-static v4 subset_point(simd_simplex *s, unsigned x)
+/* The point of subset x and (in *lambda) its weights. */
+static v4 subset_point(const simd_simplex *s, unsigned x, v4 *lambda_out)
 {
     const v4 d = v4_and(row(s->det[x]), lane_mask(x));
     const v4 lambda = v4_div(d, v4_hsum_splat(d));
-    s->lambda = lambda;
+    *lambda_out = lambda;
     const v4 v = v4_madd(v4_splat_x(lambda), s->vert[0].w, v4_mul(v4_splat_y(lambda), s->vert[1].w));
     return v4_madd(v4_splat_z(lambda), s->vert[2].w,
                    v4_madd(v4_shuffle(lambda, lambda, 3, 3, 3, 3), s->vert[3].w, v));
@@ -142,14 +156,20 @@ MINK_ALWAYS_INLINE int tetra_is_flat(const simd_simplex *s, unsigned last, float
     return h * h <= flat_tol * flat_tol * v4_len2(n);
 }
 
-/* Johnson's step for a constant old simplex: w joins it in its lowest free
- * slot (mink_simd_simplex_add's, a constant here), the new determinants,
- * then the first subset passing the test in the search order, x = sub +
- * the new point for sub = old and then old's subsets downwards; 0 if none.
+/* What johnson_step returns when w repeats a point of the simplex. */
+#define JOHNSON_REPEATED 16u
+
+/* Johnson's step for a constant old simplex: JOHNSON_REPEATED, nothing
+ * changed, if w repeats one of its points (the slot tests are then
+ * constants); else w joins it in its lowest free slot
+ * (mink_simd_simplex_add's, a constant here), the new determinants, then
+ * the first subset passing the test in the search order, x = sub + the new
+ * point for sub = old and then old's subsets downwards; 0 if none.
  * Unrolled: each test reads fixed rows. */
 MINK_ALWAYS_INLINE unsigned johnson_step_from(simd_simplex *s, unsigned old, const simd_vertex *w, float flat_tol,
                                               int *full_ok)
 {
+    if (simplex_repeats(s, old, w)) return JOHNSON_REPEATED;
     const unsigned last = (unsigned)__builtin_ctz(~old), all = old | (1u << last);
     s->vert[last] = *w;
     s->last = last;
@@ -196,15 +216,11 @@ MINK_ALWAYS_INLINE v4 simplex_start(simd_simplex *s, const simd_vertex *first)
     const v4 zero = v4_zero(), w = first->w;
     s->vert[0] = *first;
     for (unsigned i = 1; i < 4; ++i) s->vert[i].w = s->vert[i].pa = s->vert[i].pb = zero;
-    /* update_dots over the zero slots: their products with w, summed */
+    /* update_dots over the zero slots: their products with w, summed (the
+     * empty slots' rows are never read: update_dots) */
     const v4 zw = v4_mul(zero, w);
-    const v4 dots = v4_hsum4(v4_mul(w, w), zw, zw, zw);
-    const v4 at_0 = lane_mask(1u);
-    v4_store_aligned(s->dp[0], dots);
-    v4_store_aligned(s->dp[1], v4_and(at_0, v4_splat_y(dots)));
-    v4_store_aligned(s->dp[2], v4_and(at_0, v4_splat_z(dots)));
-    v4_store_aligned(s->dp[3], v4_and(at_0, v4_shuffle(dots, dots, 3, 3, 3, 3)));
-    const v4 one = v4_and(at_0, v4_splat(1.0f));
+    v4_store_aligned(s->dp[0], v4_hsum4(v4_mul(w, w), zw, zw, zw));
+    const v4 one = v4_and(lane_mask(1u), v4_splat(1.0f));
     v4_store_aligned(s->det[1], one);
     s->lambda = one;
     s->bits = 1u;
@@ -212,19 +228,23 @@ MINK_ALWAYS_INLINE v4 simplex_start(simd_simplex *s, const simd_vertex *first)
     return v4_add(w, zero);
 }
 
-/* Adds w to the simplex (mink_simd_simplex_add's slot) and runs Johnson's
- * step: returns 1 via Johnson's test, 0 via the backup; a tetrahedron
- * flatter than flat_tol is never taken whole. */
-MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, float flat_tol)
+/* Returns 0, the simplex unchanged, if w repeats one of its points
+ * (mink_simd_simplex_contains). Else adds w to the simplex
+ * (mink_simd_simplex_add's slot), runs Johnson's step (its test, else the
+ * backup; a tetrahedron flatter than flat_tol is never taken whole), sets
+ * v and returns 1. The new weights go to *lambda, not s->lambda: the old
+ * ones stay for the caller to keep or replace. */
+MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, v4 *lambda, float flat_tol)
 {
     const unsigned old = s->bits;
     int full_ok;
     const unsigned closest = johnson_step(s, w, flat_tol, &full_ok);
+    if (closest == JOHNSON_REPEATED) return 0;
     const unsigned last_bit = 1u << s->last;
     const unsigned all = old | last_bit;
     if (closest) {
         s->bits = closest;
-        *v = subset_point(s, closest);
+        *v = subset_point(s, closest, lambda);
         return 1;
     }
     /* Backup: the proper subset with the smallest |v| (singletons qualify). */
@@ -232,15 +252,15 @@ MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, flo
     unsigned best_x = last_bit;
     for (unsigned x = 1; x < 16; ++x) {
         if ((x & all) != x || (x == 15u && !full_ok) || !subset_is_proper(s, x)) continue;
-        const float d2 = v4_len2(subset_point(s, x));
+        const float d2 = v4_len2(subset_point(s, x, lambda));
         if (best < 0.0f || d2 < best) {
             best = d2;
             best_x = x;
         }
     }
     s->bits = best_x;
-    *v = subset_point(s, best_x);
-    return 0;
+    *v = subset_point(s, best_x, lambda);
+    return 1;
 }
 
 #endif

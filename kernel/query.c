@@ -29,15 +29,18 @@ MINK_ALWAYS_INLINE void query_begin(simd_query *q, const mink_shape *a, const mi
     q->pos_a = v4_from_vec3(pa->p);
     q->ra = a->radius;
     q->rb = b->radius;
-    q->nseed = 0;
-    /* The cached simplex, re-evaluated at the new poses. */
-    for (unsigned i = 0; q->have_cache && i < q->cached.count; ++i) {
-        simd_vertex *v = &q->seed[q->nseed++];
-        simd_vertex_set_ids(v, q->cached.ia[i], q->cached.ib[i]);
-        v->pa = mink_simd_core_point(a, v->ia);
-        v->pb = mink_simd_b_point(&q->pair, v->ib);
+    /* The cached simplex, re-evaluated at the new poses (count and ids in
+     * locals: the vertex stores might alias them). */
+    const unsigned n = q->have_cache ? q->cached.count : 0;
+    for (unsigned i = 0; i < n; ++i) {
+        simd_vertex *v = &q->seed[i];
+        const uint32_t ia = q->cached.ia[i], ib = q->cached.ib[i];
+        simd_vertex_set_ids(v, ia, ib);
+        v->pa = mink_simd_core_point(a, ia);
+        v->pb = mink_simd_b_point(&q->pair, ib);
         v->w = v4_sub(v->pb, v->pa);
     }
+    q->nseed = n;
 }
 
 /* Checks the inputs, loads the cache and sets the pair up; 0 on bad input. */

@@ -112,6 +112,12 @@ MINK_INLINE int v4_all(v4m m)
     const simde__m128i i = simde_mm_castps_si128(m);
     return simde_mm_test_all_ones(i);
 }
+/* 1 if every lane set in `lanes` is set in m: one test, where v4_all
+ * would first set the other lanes of m. */
+MINK_INLINE int v4_all_in(v4m m, v4m lanes)
+{
+    return simde_mm_testc_si128(simde_mm_castps_si128(m), simde_mm_castps_si128(lanes));
+}
 /* The mask as bits: bit i set iff lane i is. A movemask on x86; elsewhere
  * (no cheap movemask on NEON) a sum of the lanes' weights 1, 2, 4, 8. */
 #if defined(SIMDE_X86_SSE_NATIVE)
@@ -180,6 +186,10 @@ MINK_INLINE v4 v4_dot_rows(const v4 a[3], const v4 b[3])
 {
     return v4_add(v4_add(v4_mul(a[0], b[0]), v4_mul(a[1], b[1])), v4_mul(a[2], b[2]));
 }
+
+/* Lanes of b where bit i of the constant mask is set, of a elsewhere. A
+ * macro: the mask must be a compile-time constant. */
+#define v4_blend(a, b, mask) simde_mm_blend_ps((a), (b), (mask))
 
 /* Broadcasts of one lane. */
 MINK_INLINE v4 v4_splat_x(v4 a) { return simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(0, 0, 0, 0)); }

@@ -337,6 +337,8 @@ static void test_v4_masks(void **state)
             for (int i = 0; i < 4; ++i) expect_mask("v4_and", i, out[i], (m & k) >> i & 1u);
             v4_store(out, v4_or(v4_mask_of(m), v4_mask_of(k)));
             for (int i = 0; i < 4; ++i) expect_mask("v4_or", i, out[i], (m | k) >> i & 1u);
+            /* every lane of k set in m */
+            EXPECT_INT(v4_all_in(v4_mask_of(m), v4_mask_of(k)), (k & ~m) == 0);
         }
         test_ctx("mask 0x%x", m);
         EXPECT_INT(v4_any(v4_mask_of(m)), m != 0);
@@ -344,6 +346,22 @@ static void test_v4_masks(void **state)
         float out[4];
         v4_store(out, v4_select(v4_mask_of(m), one, two));
         for (int i = 0; i < 4; ++i) expect_same("v4_select", i, out[i], (m >> i & 1u) ? one_l[i] : two_l[i]);
+    }
+    /* v4_blend takes a constant: the four single-lane ones the kernel uses,
+     * and two more */
+    const unsigned blends[6] = {1, 2, 4, 8, 5, 14};
+    for (unsigned k = 0; k < 6; ++k) {
+        float out[4];
+        test_ctx("blend 0x%x", blends[k]);
+        switch (blends[k]) {
+        case 1: v4_store(out, v4_blend(two, one, 1)); break;
+        case 2: v4_store(out, v4_blend(two, one, 2)); break;
+        case 4: v4_store(out, v4_blend(two, one, 4)); break;
+        case 8: v4_store(out, v4_blend(two, one, 8)); break;
+        case 5: v4_store(out, v4_blend(two, one, 5)); break;
+        default: v4_store(out, v4_blend(two, one, 14)); break;
+        }
+        for (int i = 0; i < 4; ++i) expect_same("v4_blend", i, out[i], (blends[k] >> i & 1u) ? one_l[i] : two_l[i]);
     }
 }
 
