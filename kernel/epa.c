@@ -472,6 +472,15 @@ static void face_answer(const simd_poly *P, const face_snap *F, int search, floa
     out->normal = v4_neg(F->n);
 }
 
+/* face_answer at one of EPA's exits, with the iteration count kept in a
+ * local until then (out may alias what the support writes). */
+static void answer_at_exit(const simd_poly *P, const face_snap *F, int search, float tol, unsigned iterations,
+                           simd_epa_result *out)
+{
+    out->iterations = iterations;
+    face_answer(P, F, search, tol, out);
+}
+
 /* A drop of the closest distance by a few tolerances right after a face far
  * from converged is rounding around d = 0 (the origin on the start
  * tetrahedron's face), to expand past; any other drop means the polytope
@@ -502,7 +511,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
      * then this one's: one snapshot, not a copy per iteration */
     face_snap best = {{0, 0, 0}, v4_zero(), -INFINITY};
     float previous_gain = INFINITY;
-    unsigned iterations = 0; /* a local: out may alias what support_pair writes */
+    unsigned iterations = 0; /* out's, set at the exits (answer_at_exit) */
     for (;;) {
         const unsigned f = closest_face(&P);
         const float d = P.d[f];
@@ -510,16 +519,14 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
             /* the closest distance only grows on a convex polytope: a drop
              * means rounding broke convexity; the previous face is better,
              * and an answer only if it was nearly converged */
-            out->iterations = iterations;
-            face_answer(&P, &best, 0, tol, out);
+            answer_at_exit(&P, &best, 0, tol, iterations, out);
             if (previous_gain > MINK_EPA_SETTLED_GAINS * tol) out->status = MINK_MAX_ITERATIONS;
             return;
         }
         best = snapshot(&P, f);
         if (iterations >= MINK_EPA_MAX_VERTICES || P.nv >= MINK_EPA_MAX_VERTICES) {
             /* iteration cap or vertex capacity: the closest face so far */
-            out->iterations = iterations;
-            face_answer(&P, &best, 0, tol, out);
+            answer_at_exit(&P, &best, 0, tol, iterations, out);
             out->status = MINK_MAX_ITERATIONS;
             return;
         }
@@ -528,8 +535,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         const simd_vertex w = support_pair(pair, best.n);
         previous_gain = v4_dot(best.n, w.w) - best.d;
         if (previous_gain <= tol || has_vertex(&P, &w)) {
-            out->iterations = iterations;
-            face_answer(&P, &best, 1, tol, out); /* converged */
+            answer_at_exit(&P, &best, 1, tol, iterations, out); /* converged */
             /* unless w, a vertex already, lies well in front of the face:
              * rounding broke the polytope */
             if (previous_gain > MINK_EPA_SETTLED_GAINS * tol) out->status = MINK_MAX_ITERATIONS;
@@ -540,8 +546,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         if (!expand(&P, f, best.n, iw, tol)) {
             /* face capacity or a horizon broken by rounding: the last
              * consistent closest face (its vertices are never removed) */
-            out->iterations = iterations;
-            face_answer(&P, &best, 0, tol, out);
+            answer_at_exit(&P, &best, 0, tol, iterations, out);
             out->status = MINK_MAX_ITERATIONS;
             return;
         }

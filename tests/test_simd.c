@@ -880,15 +880,23 @@ static void test_support_scan_nan(void **state)
  * once when its scan fits in registers and rotated per call otherwise; both
  * must give B's input point (within float rounding of the double pose
  * transform), a maximal one along d, and w = pb - pa. */
+/* n points in a cube of a random size (0.1 to 10) about the origin, or on
+ * its sphere; returns the size. */
+static double random_points(test_rng *r, float *xyz, uint32_t n, int on_sphere)
+{
+    const double size = pow(10.0, rng_range(r, -1.0, 1.0));
+    for (uint32_t i = 0; i < 3 * n; ++i) xyz[i] = (float)rng_range(r, -size, size);
+    if (on_sphere) points_on_sphere(xyz, n, size);
+    return size;
+}
+
 static void test_support_pair_hull_b(void **state)
 {
     (void)state;
     test_rng r = rng_seed(13);
     float xyz[3 * MAX_POINTS];
     for (uint32_t n = 1; n <= MAX_POINTS; ++n) {
-        const double size = pow(10.0, rng_range(&r, -1.0, 1.0));
-        for (uint32_t i = 0; i < 3 * n; ++i) xyz[i] = (float)rng_range(&r, -size, size);
-        if (n % 3 == 0) points_on_sphere(xyz, n, size);
+        const double size = random_points(&r, xyz, n, n % 3 == 0);
         test_arena_reset();
         const mink_shape b = test_hull(xyz, n, 0.0f);
         const mink_shape a = mink_box((float)size, (float)(0.5 * size), (float)(2.0 * size), 0.0f);
@@ -930,9 +938,7 @@ static void test_support_distance(void **state)
     float xyz[3 * MAX_POINTS];
     unsigned queries = 0;
     for (uint32_t n = 1; n <= MAX_POINTS; ++n) {
-        const double size = pow(10.0, rng_range(&r, -1.0, 1.0));
-        for (uint32_t i = 0; i < 3 * n; ++i) xyz[i] = (float)rng_range(&r, -size, size);
-        if (n % 2 == 0) points_on_sphere(xyz, n, size);
+        random_points(&r, xyz, n, n % 2 == 0);
         test_arena_reset();
         const mink_shape hull = test_hull(xyz, n, 0.0f);
         double E = 0.0; /* the hull's radius about its local origin */
