@@ -11,6 +11,10 @@
 #define FACE_SLOTS ((MINK_EPA_MAX_FACES + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES)
 #define VERTEX_SLOTS ((MINK_EPA_MAX_VERTICES + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES)
 #define NO_FACE 0xffffu
+/* closest_face reads this many slots whole, without a loop, while the
+ * polytope has no more faces; build_start sets them all dead first. */
+#define CLOSEST_FIXED_SLOTS (4 * MINK_W_LANES)
+_Static_assert(CLOSEST_FIXED_SLOTS <= FACE_SLOTS, "the fixed scan stays inside the face arrays");
 
 /* Indices in bytes: vertices and faces fit in 8 bits, an edge reference
  * (face << 2 | edge) in 16. Taken apart as unsigned (and the walk's stack
@@ -76,17 +80,6 @@ static unsigned add_vertex(simd_poly *P, const simd_vertex *v)
 
 static int alive(const simd_poly *P, unsigned f) { return P->d[f] != INFINITY; }
 
-/* d[f] = value as a store of f's whole lane group: the closest-face scan
- * loads that group right after, and a load that spans a pending
- * single-float store stalls until the store retires. */
-static void set_distance(simd_poly *P, unsigned f, float value)
-{
-    /* lane i holds i, for the widest backend; an integer compare, no conversion */
-    static const _Alignas(64) uint32_t lane_number[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    float *group = P->d + f / MINK_W_LANES * MINK_W_LANES;
-    const vwm lane = vw_cmpeq_u32(lane_number, f % MINK_W_LANES);
-    vw_store(group, vw_select(lane, vw_splat(value), vw_load(group)));
-}
 
 /* v / |v|, scaled by its largest component first: the cross products of
  * a shape 1e-11 across have squares in the denormals, where 1/sqrt(|v|^2)
@@ -123,7 +116,11 @@ static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsig
     P->ny[f] = v4_y(un);
     P->nz[f] = v4_z(un);
     const float d = v4_dot(un, v4_scale(v4_add(v4_add(wa, wb), wc), 1.0f / 3.0f));
-    set_distance(P, f, d < INFINITY ? d : 3.0e38f); /* kept alive, never closest */
+    /* A plain store, though the closest-face scan soon loads the lane
+     * group around it: a blend into the group (load, select, store) per
+     * face chained the fan's faces through store forwarding, and measured
+     * about 1 % slower on the penetration groups. */
+    P->d[f] = d < INFINITY ? d : 3.0e38f; /* kept alive, never closest */
     /* the row in one store (snapshot() loads it whole), not of char type */
     P->fv[f].all = ((face_row){{(uint8_t)a, (uint8_t)b, (uint8_t)c, 0}}).all;
     return f;
@@ -159,6 +156,7 @@ static int build_start(simd_poly *P)
     static const edge_ref adj[4][4] = {{E(3, 2), E(2, 0), E(1, 0)}, {E(0, 2), E(2, 2), E(3, 0)},
                                        {E(0, 1), E(3, 1), E(1, 1)}, {E(1, 2), E(2, 1), E(0, 0)}};
 #undef E
+    for (unsigned f = MINK_W_LANES; f < CLOSEST_FIXED_SLOTS; f += MINK_W_LANES) vw_store(P->d + f, vw_splat(INFINITY));
     const v4 w[4] = {P->vert[0].w, P->vert[1].w, P->vert[2].w, P->vert[3].w};
     const float vol = v4_dot(v4_sub(w[3], w[0]), v4_cross(v4_sub(w[1], w[0]), v4_sub(w[2], w[0])));
     const uint8_t(*row)[4] = rows[vol < 0.0f];
@@ -303,9 +301,19 @@ static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_ep
     return build_start(P) ? 1 : -1;
 }
 
-/* Lane-wide argmin of the plane distances (dead faces hold +inf). */
+/* Lane-wide argmin of the plane distances (dead faces hold +inf): the
+ * lowest index among the smallest. */
 static unsigned closest_face(const simd_poly *P)
 {
+    if (P->nf <= CLOSEST_FIXED_SLOTS) {
+        /* up to four lane-widths (build_start set them dead): each read,
+         * no loop, a tree of minima, then the first lane holding it */
+        const vw d0 = vw_load(P->d), d1 = vw_load(P->d + MINK_W_LANES);
+        const vw d2 = vw_load(P->d + 2 * MINK_W_LANES), d3 = vw_load(P->d + 3 * MINK_W_LANES);
+        const vw top = vw_from_v4(v4_splat_x(v4_hmin_splat(vw_fold_min(vw_min(vw_min(d0, d1), vw_min(d2, d3))))));
+        const uint64_t bits = vw_mask_bits4(vw_cmpeq(d0, top), vw_cmpeq(d1, top), vw_cmpeq(d2, top), vw_cmpeq(d3, top));
+        return (unsigned)__builtin_ctzll(bits | (bits == 0)); /* all dead: face 0, as the scan below */
+    }
     const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;
     const vw step = vw_splat((float)MINK_W_LANES);
     vw best = vw_splat(-INFINITY), best_i = vw_splat(0.0f), idx = vw_iota();
@@ -365,8 +373,6 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
     typedef struct { edge_ref edge; uint8_t from, to; } horizon_edge;
     uint32_t stack[2 * MINK_EPA_MAX_FACES + 4]; /* edge refs */
     horizon_edge horizon[MINK_EPA_MAX_FACES];
-    /* 32-bit entries: a 16-bit NO_FACE went through a register per store */
-    uint32_t by_start[MINK_EPA_MAX_VERTICES]; /* new face from horizon vertex v */
     unsigned nstack = 3, nhorizon = 0;
     face_slots S = {P->nf, P->nfree};
     const unsigned nfree0 = S.nfree;
@@ -389,30 +395,39 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
             if (nhorizon >= MINK_EPA_MAX_FACES) return 0;
             const unsigned from = P->fv[g].v[next_edge(e)], to = P->fv[g].v[e];
             horizon[nhorizon++] = (horizon_edge){r, (uint8_t)from, (uint8_t)to};
-            by_start[from] = by_start[to] = NO_FACE; /* both ends defined */
         }
     }
 
     if (nhorizon < 3) return 0; /* nothing left to fan: not a closed polytope */
+    /* The walk meets the horizon in order, clockwise seen from outside:
+     * each edge ends where the one before it starts (the last where the
+     * first starts). So each new face meets the one made before it: its
+     * edge 1, (b, w), is the edge 2, (w, b), of the face from b. A horizon
+     * that is not one such loop, or passes a vertex twice, stops here. */
+    uint64_t starts[(MINK_EPA_MAX_VERTICES + 63) / 64] = {0};
+    unsigned before = horizon[nhorizon - 1].from, prev = NO_FACE, first = NO_FACE;
     for (unsigned k = 0; k < nhorizon; ++k) {
-        const unsigned a = horizon[k].from;
-        if (by_start[a] != NO_FACE) return 0;
-        const unsigned f = add_face_w(P, &S, a, horizon[k].to, iw, w); /* w held, not reloaded */
+        const unsigned a = horizon[k].from, b = horizon[k].to;
+        const uint64_t bit = (uint64_t)1 << (a % 64);
+        if (b != before || (starts[a / 64] & bit)) return 0;
+        starts[a / 64] |= bit;
+        before = a;
+        const unsigned f = add_face_w(P, &S, a, b, iw, w); /* w held, not reloaded */
         if (f == NO_FACE) return 0;
         const edge_ref r = horizon[k].edge;
         P->adj[f][0] = r;
         P->adj[ref_face(r)][ref_edge(r)] = edge_to(f, 0);
-        by_start[a] = f;
+        if (k == 0) first = f;
+        else {
+            P->adj[f][1] = edge_to(prev, 2);
+            P->adj[prev][2] = edge_to(f, 1);
+        }
+        prev = f;
     }
-    /* each new face's edge 1, (b, w), meets the edge 2, (w, b), of the one from b */
-    for (unsigned k = 0; k < nhorizon; ++k) {
-        const unsigned f = by_start[horizon[k].from], g = by_start[horizon[k].to];
-        if (g == NO_FACE) return 0;
-        P->adj[f][1] = edge_to(g, 2);
-        P->adj[g][2] = edge_to(f, 1);
-    }
+    P->adj[first][1] = edge_to(prev, 2);
+    P->adj[prev][2] = edge_to(first, 1);
     /* faces this walk removed that the fan did not reuse */
-    for (unsigned i = nfree0; i < S.nfree; ++i) set_distance(P, P->free_list[i], INFINITY);
+    for (unsigned i = nfree0; i < S.nfree; ++i) P->d[P->free_list[i]] = INFINITY;
     P->nf = S.nf;
     P->nfree = S.nfree;
     return 1;
