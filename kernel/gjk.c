@@ -108,6 +108,9 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         v = simplex_start(s, &first);
     }
     float vv = v4_len2(v); /* kept equal to |v|^2 at every change of v */
+    /* the next support's direction: v, or after a Johnson step v's
+     * direction without v's division (subset_direction), known earlier */
+    v4 dir = v;
     unsigned iterations = 0;
 
     out->overlap = 0;
@@ -128,6 +131,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
                 break;
             }
             v = exact; /* the double answer, whether or not the loop goes on */
+            dir = v;
             vv = v4_len2(v);
             if (resolves++ >= MINK_GJK_MAX_RESOLVES) break;
         }
@@ -143,7 +147,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         }
         iterations++;
 
-        const simd_vertex w = support_pair_against(pair, v);
+        const simd_vertex w = support_pair_against(pair, dir);
         const float vdotw = v4_dot(v, w.w);
         if (mode == SIMD_GJK_INTERSECT && vdotw > 0.0f && vdotw * vdotw > margin2 * vv) break;
 
@@ -155,7 +159,8 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         const unsigned old_bits = s->bits;
         v4 next, next_lambda;
         /* adds w, unless it repeats a point; inline: johnson_step.h */
-        if (!johnson(s, &w, &next, &next_lambda, flat_tol)) {
+        v4 next_dir;
+        if (!johnson(s, &w, &next, &next_lambda, flat_tol, &next_dir)) {
             /* a repeated support point while the bounds disagree: v is off
              * by rounding; solve again in double, stop if that does not help */
             if (resolves++ < MINK_GJK_MAX_RESOLVES) {
@@ -163,6 +168,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
                 const float exact_vv = v4_len2(exact);
                 if (exact_vv <= vv) { /* same length, truer direction */
                     v = exact;
+                    dir = v;
                     vv = exact_vv;
                     continue;
                 }
@@ -180,6 +186,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
                 const float exact_vv = v4_len2(exact);
                 if (s->bits == 15u || exact_vv < vv) {
                     v = exact;
+                    dir = v;
                     vv = exact_vv;
                     continue;
                 }
@@ -192,6 +199,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         s->lambda = next_lambda;
         v = next;
         vv = next_vv;
+        dir = next_dir;
     }
     out->iterations = iterations;
     out->v = out->overlap ? v : refined_v(s, v, vv); /* vv = |v|^2 */

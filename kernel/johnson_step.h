@@ -145,6 +145,22 @@ static v4 subset_point(const simd_simplex *s, unsigned x, v4 *lambda_out)
                    v4_madd(v4_shuffle(lambda, lambda, 3, 3, 3, 3), s->vert[3].w, v));
 }
 
+/* The direction of subset x's point v for the next support, without
+ * v's division: the points weighted by the determinants, h v (h their
+ * sum, > 0 for a subset Johnson's step picks). The division sat on GJK's
+ * chain of dependent steps: the next support now starts before v is
+ * known. For h far from 1 (a needle of a simplex, or shapes whose
+ * simplices' determinants leave [2^-60, 2^60]), h v could leave the
+ * normal floats: the direction is then v itself. */
+static v4 subset_direction(const simd_simplex *s, unsigned x, v4 v)
+{
+    const v4 d = v4_and(row(s->det[x]), lane_mask(x));
+    const float h = v4_x(v4_hsum_splat(d));
+    if (!(h >= 0x1p-60f && h <= 0x1p60f)) return v;
+    const v4 u = v4_madd(v4_splat_x(d), s->vert[0].w, v4_mul(v4_splat_y(d), s->vert[1].w));
+    return v4_madd(v4_splat_z(d), s->vert[2].w, v4_madd(v4_shuffle(d, d, 3, 3, 3, 3), s->vert[3].w, u));
+}
+
 /* Height of the newest point over the other three's plane, squared and
  * compared without a root: h^2 = (n.e)^2 / |n|^2. */
 MINK_ALWAYS_INLINE int tetra_is_flat(const simd_simplex *s, unsigned last, float flat_tol)
@@ -232,9 +248,10 @@ MINK_ALWAYS_INLINE v4 simplex_start(simd_simplex *s, const simd_vertex *first)
  * (mink_simd_simplex_contains). Else adds w to the simplex
  * (mink_simd_simplex_add's slot), runs Johnson's step (its test, else the
  * backup; a tetrahedron flatter than flat_tol is never taken whole), sets
- * v and returns 1. The new weights go to *lambda, not s->lambda: the old
- * ones stay for the caller to keep or replace. */
-MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, v4 *lambda, float flat_tol)
+ * v and *dir (the direction of the next support: subset_direction, or v
+ * after the backup) and returns 1. The new weights go to *lambda, not
+ * s->lambda: the old ones stay for the caller to keep or replace. */
+MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, v4 *lambda, float flat_tol, v4 *dir)
 {
     const unsigned old = s->bits;
     int full_ok;
@@ -245,6 +262,7 @@ MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, v4 
     if (closest) {
         s->bits = closest;
         *v = subset_point(s, closest, lambda);
+        *dir = subset_direction(s, closest, *v);
         return 1;
     }
     /* Backup: the proper subset with the smallest |v| (singletons qualify). */
@@ -260,6 +278,7 @@ MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, v4 
     }
     s->bits = best_x;
     *v = subset_point(s, best_x, lambda);
+    *dir = *v;
     return 1;
 }
 
