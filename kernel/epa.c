@@ -80,7 +80,6 @@ static unsigned add_vertex(simd_poly *P, const simd_vertex *v)
 
 static int alive(const simd_poly *P, unsigned f) { return P->d[f] != INFINITY; }
 
-
 /* v / |v|, scaled by its largest component first: the cross products of
  * a shape 1e-11 across have squares in the denormals, where 1/sqrt(|v|^2)
  * loses its precision (a normal came out 1.12 long). */
