@@ -149,9 +149,11 @@ static v4 subset_point(const simd_simplex *s, unsigned x, v4 *lambda_out)
  * v's division: the points weighted by the determinants, h v (h their
  * sum, > 0 for a subset Johnson's step picks). The division sat on GJK's
  * chain of dependent steps: the next support now starts before v is
- * known. For h far from 1 (a needle of a simplex, or shapes whose
- * simplices' determinants leave [2^-60, 2^60]), h v could leave the
- * normal floats: the direction is then v itself. */
+ * known. Only for h within [2^-60, 2^60]: further out (a needle of a
+ * simplex, or shapes 1e-8 across) the scans' dot products with h v leave
+ * the normal floats, and without the range about half the answers on
+ * such shapes were wrong (tests/test_gjk.c, test_scale_extremes). There
+ * the direction is v itself. */
 static v4 subset_direction(const simd_simplex *s, unsigned x, v4 v)
 {
     const v4 d = v4_and(row(s->det[x]), lane_mask(x));
