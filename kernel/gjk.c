@@ -21,8 +21,21 @@ static v4 refined_v(const simd_simplex *s, v4 v, float vv)
     } else {
         m = v4_cross(v4_sub(p1, p0), v4_sub(s->vert[__builtin_ctz(b2)].w, p0));
     }
-    const float len2 = v4_len2(m);
-    if (!(len2 > 0.0f)) return v;
+    float len2 = v4_len2(m);
+    if (!(len2 >= 0x1p-100f)) {
+        /* m is a product of three lengths, |m|^2 of six: on shapes about
+         * 1e-7 across |m|^2 lies in the denormals, and the r it gave was
+         * off by up to 10 % (the most the check below lets through). m
+         * times a power of two instead: r does not depend on m's length,
+         * and the scaling rounds nothing. */
+        const v4 a = v4_max(m, v4_neg(m));
+        const float mx = v4_x(v4_max(v4_max(a, v4_splat_y(a)), v4_splat_z(a)));
+        if (!(mx > 0.0f)) return v;
+        int e;
+        (void)frexpf(mx, &e);
+        m = v4_scale(m, ldexpf(1.0f, -e));
+        len2 = v4_len2(m);
+    }
     const v4 r = v4_scale(m, v4_dot(m, p0) / len2);
     /* kept within 10 % of v: on a sliver (a needle's triangle, 2 x 1e-5)
      * the cross product is itself noise */

@@ -489,17 +489,20 @@ static void test_far_from_origin(void **state)
 /* The same hull pairs at scales from 1e-9 to 2e4: each answer checked as at
  * any scale (certificate, witnesses), and its distance and depth, divided
  * by the scale, equal to the answer at scale 1 within 1e-4 of the pair's
- * size (FORMAT.md's tolerance). Across these scales the determinants
- * behind GJK's search direction run from 1e-36 to 1e19, on both sides of
- * the range where the direction is taken without v's division
- * (johnson_step.h, subset_direction); with no range, about half the
- * pairs at 1e-8 and 1e-9 missed. Left out: 3e-8 to 1e-7, where both
- * kernels miss on about 1 pair in 10 (README, known limits). */
+ * size (FORMAT.md's tolerance). Two ranges of float this crosses:
+ * - GJK's search direction without v's division (johnson_step.h,
+ *   subset_direction) comes from determinants that run from 1e-36 to 1e19
+ *   here; without its range check about half the pairs at 1e-8 and 1e-9
+ *   missed;
+ * - the refined closest point (gjk.c and gjk_ref.c, refined_v) squares a
+ *   product of three lengths; in the denormals, near 3e-8 to 1e-7, both
+ *   kernels missed on about 1 pair in 10 (by up to 6e-2 L) until it was
+ *   rescaled first. */
 static void test_scale_extremes(void **state)
 {
     (void)state;
     enum { N = 12, TRIALS = 40 };
-    static const double scales[] = {1e-9, 1e-8, 1e-6, 1e-5, 1e-3, 1e3, 2e4};
+    static const double scales[] = {1e-9, 1e-8, 3e-8, 1e-7, 3e-7, 1e-6, 1e-5, 1e-3, 1e3, 2e4};
     for (int k = 0; k < TEST_KERNEL_COUNT; ++k) {
         const test_kernel *K = test_kernel_get(k);
         test_rng rng = rng_seed(1013);
