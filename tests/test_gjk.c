@@ -486,7 +486,8 @@ static void test_far_from_origin(void **state)
     }
 }
 
-/* The same hull pairs at scales from 1e-9 to 2e4: each answer checked as at
+/* The same pairs (hulls, then boxes, capsules, spheres and rounded hulls
+ * too) at scales from 1e-9 to 2e4: each answer checked as at
  * any scale (certificate, witnesses), and its distance and depth, divided
  * by the scale, equal to the answer at scale 1 within 1e-4 of the pair's
  * size (FORMAT.md's tolerance). Two ranges of float this crosses:
@@ -498,24 +499,43 @@ static void test_far_from_origin(void **state)
  *   product of three lengths; in the denormals, near 3e-8 to 1e-7, both
  *   kernels missed on about 1 pair in 10 (by up to 6e-2 L) until it was
  *   rescaled first. */
+/* A shape of kind 0-3 (hull, box, capsule, sphere) at scale sc, rounded by
+ * r * sc; the hull from the unit points in pts, scaled into buf. */
+static mink_shape scaled_shape(int kind, const float *pts, float *buf, int n, double r, double sc)
+{
+    switch (kind) {
+    case 1: return mink_box((float)(0.5 * sc), (float)(0.3 * sc), (float)(0.8 * sc), (float)(r * sc));
+    case 2: return mink_capsule((float)((0.2 + r) * sc), (float)(0.6 * sc));
+    case 3: return mink_sphere((float)((0.4 + r) * sc));
+    default:
+        for (int i = 0; i < 3 * n; ++i) buf[i] = (float)(pts[i] * sc);
+        return test_hull(buf, (uint32_t)n, (float)(r * sc));
+    }
+}
+
 static void test_scale_extremes(void **state)
 {
     (void)state;
-    enum { N = 12, TRIALS = 40 };
+    enum { N = 12, TRIALS = 60 };
     static const double scales[] = {1e-9, 1e-8, 3e-8, 1e-7, 3e-7, 1e-6, 1e-5, 1e-3, 1e3, 2e4};
     for (int k = 0; k < TEST_KERNEL_COUNT; ++k) {
         const test_kernel *K = test_kernel_get(k);
         test_rng rng = rng_seed(1013);
         for (int t = 0; t < TRIALS; ++t) {
-            float pa_pts[3 * N], pb_pts[3 * N];
+            /* the first 40: sharp hull pairs; then any kinds, some rounded,
+             * overlapping deep too */
+            const int mixed = t >= 40;
+            float pa_pts[3 * N], pb_pts[3 * N], sa[3 * N], sb[3 * N];
             for (int i = 0; i < 3 * N; ++i) {
                 pa_pts[i] = (float)rng_range(&rng, -1, 1);
                 pb_pts[i] = (float)rng_range(&rng, -1, 1);
             }
+            const int ka = mixed ? t % 4 : 0, kb = mixed ? (t / 4) % 4 : 0;
+            const double ra = mixed && t % 3 == 0 ? 0.2 : 0.0, rb = mixed && t % 5 == 0 ? 0.1 : 0.0;
             const mink_quat qa = rng_quat(&rng), qb = rng_quat(&rng);
             const dv3 ca = rng_box(&rng, 2.0);
-            const dv3 off = dv_scale(rng_dir(&rng), rng_range(&rng, 0.5, 3.5));
-            const mink_shape a1 = test_hull(pa_pts, N, 0.0f), b1 = test_hull(pb_pts, N, 0.0f);
+            const dv3 off = dv_scale(rng_dir(&rng), rng_range(&rng, mixed ? 0.0 : 0.5, 3.5));
+            const mink_shape a1 = scaled_shape(ka, pa_pts, sa, N, ra, 1.0), b1 = scaled_shape(kb, pb_pts, sb, N, rb, 1.0);
             const mink_pose pa1 = pose_make(ca, qa), pb1 = pose_make(dv_add(ca, off), qb);
             const double L1 = pair_L(&a1, &pa1, &b1, &pb1);
             mink_result d1, p1;
@@ -523,18 +543,16 @@ static void test_scale_extremes(void **state)
             EXPECT_INT(K->penetration(&a1, &pa1, &b1, &pb1, NULL, &p1), MINK_OK);
             for (size_t si = 0; si < sizeof scales / sizeof scales[0]; ++si) {
                 const double sc = scales[si];
-                float sa[3 * N], sb[3 * N];
-                for (int i = 0; i < 3 * N; ++i) {
-                    sa[i] = (float)(pa_pts[i] * sc);
-                    sb[i] = (float)(pb_pts[i] * sc);
-                }
-                const mink_shape a = test_hull(sa, N, 0.0f), b = test_hull(sb, N, 0.0f);
+                float xa[3 * N], xb[3 * N];
+                const mink_shape a = scaled_shape(ka, pa_pts, xa, N, ra, sc), b = scaled_shape(kb, pb_pts, xb, N, rb, sc);
                 const mink_pose pa = pose_make(dv_scale(ca, sc), qa), pb = pose_make(dv_scale(dv_add(ca, off), sc), qb);
                 mink_result r;
-                test_ctx("scale %g, trial %d, distance on %s: %.9g at scale 1", sc, t, K->name, d1.distance);
+                test_ctx("scale %g, trial %d (kinds %d %d), distance on %s: %.9g at scale 1", sc, t, ka, kb, K->name,
+                         d1.distance);
                 check_distance(K, &a, &pa, &b, &pb, NULL, &r);
                 EXPECT_NEAR(r.distance / sc, d1.distance, 1e-4 * L1);
-                test_ctx("scale %g, trial %d, penetration on %s: %.9g at scale 1", sc, t, K->name, p1.distance);
+                test_ctx("scale %g, trial %d (kinds %d %d), penetration on %s: %.9g at scale 1", sc, t, ka, kb, K->name,
+                         p1.distance);
                 EXPECT_INT(K->penetration(&a, &pa, &b, &pb, NULL, &r), MINK_OK);
                 EXPECT_NEAR(r.distance / sc, p1.distance, 1e-4 * L1);
             }
