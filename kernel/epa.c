@@ -310,7 +310,7 @@ static unsigned closest_face(const simd_poly *P)
         const vw d0 = vw_load(P->d), d1 = vw_load(P->d + MINK_W_LANES);
         const vw d2 = vw_load(P->d + 2 * MINK_W_LANES), d3 = vw_load(P->d + 3 * MINK_W_LANES);
         const vw top = vw_from_v4(v4_splat_x(v4_hmin_splat(vw_fold_min(vw_min(vw_min(d0, d1), vw_min(d2, d3))))));
-        const uint64_t bits = vw_mask_bits4(vw_cmpeq(d0, top), vw_cmpeq(d1, top), vw_cmpeq(d2, top), vw_cmpeq(d3, top));
+        const uint64_t bits = vw_eq_bits4(d0, d1, d2, d3, top);
         return (unsigned)__builtin_ctzll(bits | (bits == 0)); /* all dead: face 0, as the scan below */
     }
     const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;

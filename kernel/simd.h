@@ -440,6 +440,35 @@ MINK_INLINE uint64_t vw_mask_bits4(vwm m0, vwm m1, vwm m2, vwm m3)
 }
 #endif
 
+/* x where a > b (a == b), else y: AVX-512 blends by the compare's mask
+ * register itself, not through a vector mask and back. */
+#if MINK_W_LANES == 16
+MINK_INLINE vw vw_select_gt(vw a, vw b, vw x, vw y) { return simde_mm512_mask_blend_ps(simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ), y, x); }
+MINK_INLINE vw vw_select_eq(vw a, vw b, vw x, vw y) { return simde_mm512_mask_blend_ps(simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_EQ_OQ), y, x); }
+#else
+MINK_INLINE vw vw_select_gt(vw a, vw b, vw x, vw y) { return vw_select(vw_cmpgt(a, b), x, y); }
+MINK_INLINE vw vw_select_eq(vw a, vw b, vw x, vw y) { return vw_select(vw_cmpeq(a, b), x, y); }
+#endif
+
+/* Lanes of a equal to b as bits (bit i for lane i), and the same over
+ * four lane-widths in scan order (bit g * MINK_W_LANES + i). AVX-512
+ * takes them straight from the compare's mask register: through a vector
+ * mask and back cost two steps more per compare. */
+#if MINK_W_LANES == 16
+MINK_INLINE uint32_t vw_eq_bits(vw a, vw b) { return (uint32_t)simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_EQ_OQ); }
+MINK_INLINE uint64_t vw_eq_bits4(vw a0, vw a1, vw a2, vw a3, vw b)
+{
+    return (uint64_t)vw_eq_bits(a0, b) | (uint64_t)vw_eq_bits(a1, b) << 16 | (uint64_t)vw_eq_bits(a2, b) << 32 |
+           (uint64_t)vw_eq_bits(a3, b) << 48;
+}
+#else
+MINK_INLINE uint32_t vw_eq_bits(vw a, vw b) { return vw_mask_bits(vw_cmpeq(a, b)); }
+MINK_INLINE uint64_t vw_eq_bits4(vw a0, vw a1, vw a2, vw a3, vw b)
+{
+    return vw_mask_bits4(vw_cmpeq(a0, b), vw_cmpeq(a1, b), vw_cmpeq(a2, b), vw_cmpeq(a3, b));
+}
+#endif
+
 MINK_INLINE uint32_t vw_argmax(vw value, vw index, float *best)
 {
     const v4 top = v4_hmax_splat(vw_fold_max(value));

@@ -29,9 +29,8 @@ static inline size_t hull_scan_end(const mink_shape *s)
 #define SCAN_STEP(best, best_i, idx, i)                                                                \
     do {                                                                                               \
         const vw dot_ = hull_dots(s, (i), dx, dy, dz);                                                 \
-        const vwm better_ = vw_cmpgt(dot_, best);                                                      \
-        best = vw_max(dot_, best); /* = select(better_, dot_, best) */                                 \
-        best_i = vw_select(better_, idx, best_i);                                                      \
+        best_i = vw_select_gt(dot_, best, idx, best_i);                                                \
+        best = vw_max(dot_, best); /* = select(dot_ > best, dot_, best) */                             \
     } while (0)
 
 /* The support vertex's index: the lowest index among the largest dot
@@ -43,7 +42,7 @@ MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d)
     const vw none = vw_splat(-INFINITY);
     if (s->count <= MINK_W_LANES) { /* one lane-width: lane = index; NaN dot products never win */
         const vw d0 = vw_max(hull_dots(s, 0, dx, dy, dz), none);
-        return vw_first_lane(vw_cmpeq(d0, vw_from_v4(v4_hmax_splat(vw_fold_max(d0)))));
+        return (uint32_t)__builtin_ctz(vw_eq_bits(d0, vw_from_v4(v4_hmax_splat(vw_fold_max(d0)))));
     }
     if (s->count <= 4 * MINK_W_LANES) {
         /* up to four lane-widths: their dot products stay in registers, and
@@ -60,7 +59,7 @@ MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d)
         /* lane 0's maximum in every lane: with NaNs the lanes of a
          * horizontal max can differ */
         const vw top = vw_from_v4(v4_splat_x(v4_hmax_splat(vw_fold_max(vw_max(vw_max(d0, d1), vw_max(d2, d3))))));
-        const uint64_t bits = vw_mask_bits4(vw_cmpeq(d0, top), vw_cmpeq(d1, top), vw_cmpeq(d2, top), vw_cmpeq(d3, top));
+        const uint64_t bits = vw_eq_bits4(d0, d1, d2, d3, top);
         return (uint32_t)__builtin_ctzll(bits | (bits == 0)); /* no bit: vertex 0, without a branch */
     }
 
@@ -83,8 +82,7 @@ MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d)
     /* the lowest index over both sets of lanes holding the maximum */
     const vw top = vw_from_v4(v4_hmax_splat(vw_fold_max(vw_max(best0, best1))));
     const vw none_i = vw_splat(3.0e38f);
-    const vw cand = vw_min(vw_select(vw_cmpeq(best0, top), best_i0, none_i),
-                           vw_select(vw_cmpeq(best1, top), best_i1, none_i));
+    const vw cand = vw_min(vw_select_eq(best0, top, best_i0, none_i), vw_select_eq(best1, top, best_i1, none_i));
     return (uint32_t)v4_x(v4_hmin_splat(vw_fold_min(cand)));
 }
 
