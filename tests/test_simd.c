@@ -632,6 +632,37 @@ static void test_vw_bookkeeping(void **state)
     }
 }
 
+/* vw_select_gt / vw_select_eq and vw_eq_bits / vw_eq_bits4 against a scalar
+ * loop: values drawn from a few levels, so lanes tie often, with -0 against
+ * +0 (equal) and NaN (never greater, never equal). */
+static void test_vw_compare_select(void **state)
+{
+    (void)state;
+    static const float levels[] = {-1.0f, -0.0f, 0.0f, 0.5f, 2.0f, NAN};
+    test_rng r = rng_seed(13);
+    for (int t = 0; t < TRIALS; ++t) {
+        WALIGN float a[4][W], b[W], x[W], y[W], out[W];
+        for (int i = 0; i < W; ++i) {
+            for (int g = 0; g < 4; ++g) a[g][i] = levels[rng_below(&r, 6)];
+            b[i] = levels[rng_below(&r, 6)];
+            x[i] = (float)i + 100.0f;
+            y[i] = -(float)i - 100.0f;
+        }
+        test_ctx("trial %d", t);
+        const vw va = vw_load(a[0]), vb = vw_load(b), vx = vw_load(x), vy = vw_load(y);
+        vw_store(out, vw_select_gt(va, vb, vx, vy));
+        for (int i = 0; i < W; ++i) EXPECT_TRUE(out[i] == (a[0][i] > b[i] ? x[i] : y[i]));
+        vw_store(out, vw_select_eq(va, vb, vx, vy));
+        for (int i = 0; i < W; ++i) EXPECT_TRUE(out[i] == (a[0][i] == b[i] ? x[i] : y[i]));
+        uint64_t want4 = 0;
+        for (int g = 0; g < 4; ++g)
+            for (int i = 0; i < W; ++i) want4 |= (uint64_t)(a[g][i] == b[i]) << (g * W + i);
+        EXPECT_INT(vw_eq_bits(va, vb), (uint32_t)(want4 & ((1ull << W) - 1)));
+        const uint64_t got4 = vw_eq_bits4(va, vw_load(a[1]), vw_load(a[2]), vw_load(a[3]), vb);
+        if (got4 != want4) fail_msg("vw_eq_bits4 [%s]: 0x%llx, want 0x%llx", test_ctx_buf(), (unsigned long long)got4, (unsigned long long)want4);
+    }
+}
+
 static void test_vw_argmax(void **state)
 {
     (void)state;
@@ -993,6 +1024,7 @@ int main(void)
         cmocka_unit_test(test_vw_lanes),
         cmocka_unit_test(test_vw_masks),
         cmocka_unit_test(test_vw_bookkeeping),
+        cmocka_unit_test(test_vw_compare_select),
         cmocka_unit_test(test_vw_argmax),
         cmocka_unit_test(test_support_scan_random),
         cmocka_unit_test(test_support_scan_ties),
