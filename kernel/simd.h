@@ -389,21 +389,6 @@ MINK_INLINE v4 v4_hmin_splat(v4 a)
     return simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
 }
 
-/* The lowest set lane of a mask with at least one lane set. A movemask on
- * x86; elsewhere (no cheap movemask on NEON) a min over the lane numbers. */
-#if MINK_W_LANES == 16
-MINK_INLINE uint32_t vw_first_lane(vwm m)
-{
-    return (uint32_t)__builtin_ctz((unsigned)simde_mm512_movepi32_mask(simde_mm512_castps_si512(m)));
-}
-#elif MINK_W_LANES == 8
-MINK_INLINE uint32_t vw_first_lane(vwm m) { return (uint32_t)__builtin_ctz((unsigned)simde_mm256_movemask_ps(m)); }
-#elif defined(SIMDE_X86_SSE_NATIVE)
-MINK_INLINE uint32_t vw_first_lane(vwm m) { return (uint32_t)__builtin_ctz((unsigned)simde_mm_movemask_ps(m)); }
-#else
-MINK_INLINE uint32_t vw_first_lane(vwm m) { return (uint32_t)v4_x(v4_hmin_splat(v4_select(m, vw_iota(), v4_splat(4.0f)))); }
-#endif
-
 /* The mask as bits, bit i set iff lane i is (movemask on x86; the lanes'
  * weights summed elsewhere). */
 #if MINK_W_LANES == 16
