@@ -11,8 +11,8 @@
 #define FACE_SLOTS ((MINK_EPA_MAX_FACES + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES)
 #define VERTEX_SLOTS ((MINK_EPA_MAX_VERTICES + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES)
 #define NO_FACE 0xffffu
-/* closest_face reads this many slots whole, without a loop, while the
- * polytope has no more faces; build_start sets them all dead first. */
+/* closest_face reads up to this many slots whole, without a loop, while
+ * the polytope has no more faces; build_start sets them all dead first. */
 #define CLOSEST_FIXED_SLOTS (4 * MINK_W_LANES)
 _Static_assert(CLOSEST_FIXED_SLOTS <= FACE_SLOTS, "the fixed scan stays inside the face arrays");
 
@@ -300,19 +300,35 @@ static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_ep
     return build_start(P) ? 1 : -1;
 }
 
+/* The closest of the faces in the first 2 to 4 lane-widths (lanes of type
+ * T, operations P##_..., LANES of them), as a function `name`: each read,
+ * no loop, a tree of minima, then the first lane holding it. Slots past
+ * nf hold +inf (build_start set them dead); all dead: face 0, as the scan
+ * in closest_face. */
+#define DEFINE_CLOSEST_FIXED(name, T, P, LANES)                                                         \
+    static unsigned name(const simd_poly *P_)                                                           \
+    {                                                                                                   \
+        const T d0 = P##_load(P_->d), d1 = P##_load(P_->d + (LANES));                                   \
+        const T d2 = P##_load(P_->d + 2 * (LANES)), d3 = P##_load(P_->d + 3 * (LANES));                 \
+        const T min4 = P##_min(P##_min(d0, d1), P##_min(d2, d3));                                       \
+        const T top = P##_from_v4(v4_splat_x(v4_hmin_splat(P##_fold_min(min4))));                       \
+        const uint64_t bits = P##_eq_bits4(d0, d1, d2, d3, top);                                        \
+        return (unsigned)__builtin_ctzll(bits | (bits == 0));                                           \
+    }
+DEFINE_CLOSEST_FIXED(closest_fixed_narrow, vn, vn, MINK_N_LANES)
+#if MINK_N_LANES < MINK_W_LANES
+DEFINE_CLOSEST_FIXED(closest_fixed, vw, vw, MINK_W_LANES)
+#endif
+
 /* Lane-wide argmin of the plane distances (dead faces hold +inf): the
- * lowest index among the smallest. */
+ * lowest index among the smallest. Up to 4 * MINK_N_LANES faces (or with
+ * AVX-512 4 * MINK_W_LANES) without a loop. */
 static unsigned closest_face(const simd_poly *P)
 {
-    if (P->nf <= CLOSEST_FIXED_SLOTS) {
-        /* up to four lane-widths (build_start set them dead): each read,
-         * no loop, a tree of minima, then the first lane holding it */
-        const vw d0 = vw_load(P->d), d1 = vw_load(P->d + MINK_W_LANES);
-        const vw d2 = vw_load(P->d + 2 * MINK_W_LANES), d3 = vw_load(P->d + 3 * MINK_W_LANES);
-        const vw top = vw_from_v4(v4_splat_x(v4_hmin_splat(vw_fold_min(vw_min(vw_min(d0, d1), vw_min(d2, d3))))));
-        const uint64_t bits = vw_eq_bits4(d0, d1, d2, d3, top);
-        return (unsigned)__builtin_ctzll(bits | (bits == 0)); /* all dead: face 0, as the scan below */
-    }
+    if (P->nf <= 4 * MINK_N_LANES) return closest_fixed_narrow(P);
+#if MINK_N_LANES < MINK_W_LANES
+    if (P->nf <= CLOSEST_FIXED_SLOTS) return closest_fixed(P);
+#endif
     const unsigned slots = (P->nf + MINK_W_LANES - 1) / MINK_W_LANES * MINK_W_LANES;
     const vw step = vw_splat((float)MINK_W_LANES);
     vw best = vw_splat(-INFINITY), best_i = vw_splat(0.0f), idx = vw_iota();

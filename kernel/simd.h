@@ -6,7 +6,9 @@
  *   v4 - four floats (x, y, z, pad) for points and directions; pad lanes are
  *        kept at zero so 4-lane sums equal 3-lane dot products.
  *   vw - MINK_W_LANES floats (4 with SSE4.1/NEON/portable, 8 with AVX2,
- *        16 with AVX-512) for scans over structure-of-arrays data.
+ *        16 with AVX-512) for scans over structure-of-arrays data;
+ *        vn, its narrower form for scans of short hulls (8 lanes with
+ *        AVX-512, else vw itself), is defined further down.
  * Masks are all-bits-set lanes on every backend (v4m, vwm); predicates are
  * any/all, never movemask bit tricks (expensive on NEON). */
 #ifndef MINK_SIMD_H
@@ -377,6 +379,52 @@ MINK_INLINE vwm vw_cmpeq_u32(const uint32_t *p, uint32_t x)
 }
 #endif
 
+/* ------------------------------------------------------------ narrow scans */
+
+/* vn - MINK_N_LANES floats, for scans of short arrays (hulls of up to
+ * MINK_NARROW_SCAN_POINTS points, EPA's first faces): 8 with AVX-512, vw
+ * itself elsewhere. On such arrays AVX-512's 16 lanes are largely padding,
+ * each reduction takes one step more, and on Zen 4 (which runs them as
+ * two halves) they add no throughput: its scans were 1-6 % slower than
+ * AVX2's on hulls of 8 to 128 points, and EPA up to 5 % slower. */
+#if MINK_W_LANES == 16
+#define MINK_N_LANES 8
+/* 16 lanes were as fast at 256 points and 4-8 % faster from 384 (distance
+ * queries, Zen 4, the 1024-point hulls of bench.cases cut to each size). */
+#define MINK_NARROW_SCAN_POINTS 256
+typedef simde__m256 vn;
+MINK_INLINE vn vn_load(const float *p) { return simde_mm256_load_ps(p); }
+MINK_INLINE void vn_store(float *p, vn a) { simde_mm256_store_ps(p, a); }
+MINK_INLINE vn vn_splat(float s) { return simde_mm256_set1_ps(s); }
+MINK_INLINE vn vn_mul(vn a, vn b) { return simde_mm256_mul_ps(a, b); }
+MINK_INLINE vn vn_fma(vn a, vn b, vn c) { return simde_mm256_fmadd_ps(a, b, c); } /* fused, as vw_fma here */
+MINK_INLINE vn vn_max(vn a, vn b) { return simde_mm256_max_ps(a, b); }
+MINK_INLINE vn vn_min(vn a, vn b) { return simde_mm256_min_ps(a, b); }
+MINK_INLINE v4 vn_fold_max(vn a) { return simde_mm_max_ps(simde_mm256_castps256_ps128(a), simde_mm256_extractf128_ps(a, 1)); }
+MINK_INLINE v4 vn_fold_min(vn a) { return simde_mm_min_ps(simde_mm256_castps256_ps128(a), simde_mm256_extractf128_ps(a, 1)); }
+MINK_INLINE vn vn_from_v4(v4 a) { return simde_mm256_set_m128(a, a); }
+MINK_INLINE vn vn_add(vn a, vn b) { return simde_mm256_add_ps(a, b); }
+MINK_INLINE vn vn_iota(void) { return simde_mm256_set_ps(7, 6, 5, 4, 3, 2, 1, 0); }
+/* as vw_select_gt and vw_select_eq: blends by the compare's mask register */
+MINK_INLINE vn vn_select_gt(vn a, vn b, vn x, vn y) { return simde_mm256_mask_blend_ps(simde_mm256_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ), y, x); }
+MINK_INLINE vn vn_select_eq(vn a, vn b, vn x, vn y) { return simde_mm256_mask_blend_ps(simde_mm256_cmp_ps_mask(a, b, SIMDE_CMP_EQ_OQ), y, x); }
+#else
+#define MINK_N_LANES MINK_W_LANES
+typedef vw vn;
+MINK_INLINE vn vn_load(const float *p) { return vw_load(p); }
+MINK_INLINE void vn_store(float *p, vn a) { vw_store(p, a); }
+MINK_INLINE vn vn_splat(float s) { return vw_splat(s); }
+MINK_INLINE vn vn_mul(vn a, vn b) { return vw_mul(a, b); }
+MINK_INLINE vn vn_fma(vn a, vn b, vn c) { return vw_fma(a, b, c); }
+MINK_INLINE vn vn_max(vn a, vn b) { return vw_max(a, b); }
+MINK_INLINE vn vn_min(vn a, vn b) { return vw_min(a, b); }
+MINK_INLINE v4 vn_fold_max(vn a) { return vw_fold_max(a); }
+MINK_INLINE v4 vn_fold_min(vn a) { return vw_fold_min(a); }
+MINK_INLINE vn vn_from_v4(v4 a) { return vw_from_v4(a); }
+MINK_INLINE vn vn_add(vn a, vn b) { return vw_add(a, b); }
+MINK_INLINE vn vn_iota(void) { return vw_iota(); }
+#endif
+
 /* Max of the four lanes, in every lane. */
 MINK_INLINE v4 v4_hmax_splat(v4 a)
 {
@@ -452,6 +500,23 @@ MINK_INLINE uint64_t vw_eq_bits4(vw a0, vw a1, vw a2, vw a3, vw b)
 {
     return vw_mask_bits4(vw_cmpeq(a0, b), vw_cmpeq(a1, b), vw_cmpeq(a2, b), vw_cmpeq(a3, b));
 }
+#endif
+
+#if MINK_N_LANES == MINK_W_LANES
+MINK_INLINE vn vn_select_gt(vn a, vn b, vn x, vn y) { return vw_select_gt(a, b, x, y); }
+MINK_INLINE vn vn_select_eq(vn a, vn b, vn x, vn y) { return vw_select_eq(a, b, x, y); }
+#endif
+
+/* vw_eq_bits and vw_eq_bits4 for vn lanes (bit g * MINK_N_LANES + i) */
+#if MINK_N_LANES < MINK_W_LANES
+MINK_INLINE uint32_t vn_eq_bits(vn a, vn b) { return (uint32_t)simde_mm256_cmp_ps_mask(a, b, SIMDE_CMP_EQ_OQ); }
+MINK_INLINE uint64_t vn_eq_bits4(vn a0, vn a1, vn a2, vn a3, vn b)
+{
+    return vn_eq_bits(a0, b) | vn_eq_bits(a1, b) << 8 | vn_eq_bits(a2, b) << 16 | vn_eq_bits(a3, b) << 24;
+}
+#else
+MINK_INLINE uint32_t vn_eq_bits(vn a, vn b) { return vw_eq_bits(a, b); }
+MINK_INLINE uint64_t vn_eq_bits4(vn a0, vn a1, vn a2, vn a3, vn b) { return vw_eq_bits4(a0, a1, a2, a3, b); }
 #endif
 
 MINK_INLINE uint32_t vw_argmax(vw value, vw index, float *best)

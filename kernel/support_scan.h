@@ -17,73 +17,110 @@ static inline vw hull_dots(const mink_shape *s, size_t i, vw dx, vw dy, vw dz)
     return vw_fma(vw_load(s->z + i), dz, vw_fma(vw_load(s->y + i), dy, vw_mul(vw_load(s->x + i), dx)));
 }
 
-/* End of the scan: the lane-widths holding real points. The padding past
+/* The same over MINK_N_LANES points (narrow scans of short hulls). */
+static inline vn hull_dots_narrow(const mink_shape *s, size_t i, vn dx, vn dy, vn dz)
+{
+    return vn_fma(vn_load(s->z + i), dz, vn_fma(vn_load(s->y + i), dy, vn_mul(vn_load(s->x + i), dx)));
+}
+
+/* End of a vw scan: the lane-widths holding real points. The padding past
  * them copies vertex 0, which it can only tie with, so it is skipped. */
 static inline size_t hull_scan_end(const mink_shape *s)
 {
     return (s->count + (MINK_W_LANES - 1)) & ~(uint32_t)(MINK_W_LANES - 1);
 }
 
-/* One lane-width folded into a running max and its index: strictly greater
- * wins, so each lane keeps its lowest index among equal maxima. */
-#define SCAN_STEP(best, best_i, idx, i)                                                                \
-    do {                                                                                               \
-        const vw dot_ = hull_dots(s, (i), dx, dy, dz);                                                 \
-        best_i = vw_select_gt(dot_, best, idx, best_i);                                                \
-        best = vw_max(dot_, best); /* = select(dot_ > best, dot_, best) */                             \
+/* One lane-width (lanes of type T, operations P##_...: vw or vn) folded
+ * into a running max and its index: strictly greater wins, so each lane
+ * keeps its lowest index among equal maxima. */
+#define SCAN_STEP(T, P, DOTS, best, best_i, idx, i)                                                     \
+    do {                                                                                                \
+        const T dot_ = DOTS(s, (i), dx, dy, dz);                                                        \
+        best_i = P##_select_gt(dot_, best, idx, best_i);                                                \
+        best = P##_max(dot_, best); /* = select(dot_ > best, dot_, best) */                             \
     } while (0)
 
-/* The support vertex's index: the lowest index among the largest dot
- * products. A NaN d still names a point of the hull (each path below says
- * how). */
-MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d)
-{
-    const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
-    const vw none = vw_splat(-INFINITY);
-    if (s->count <= MINK_W_LANES) { /* one lane-width: lane = index; NaN dot products never win */
-        const vw d0 = vw_max(hull_dots(s, 0, dx, dy, dz), none);
-        return (uint32_t)__builtin_ctz(vw_eq_bits(d0, vw_from_v4(v4_hmax_splat(vw_fold_max(d0)))));
-    }
-    if (s->count <= 4 * MINK_W_LANES) {
-        /* up to four lane-widths: their dot products stay in registers, and
-         * the index is the first lane, in scan order, holding the maximum
-         * (no index lanes to carry). Lane-widths past the points repeat the
-         * first: the same maximum, and any lane of theirs that holds it has
-         * its twin in the first, earlier (as the padding lanes have vertex
-         * 0). NaN dot products (a NaN d) may leave no lane equal to the
-         * maximum: then vertex 0. */
-        const vw d0 = hull_dots(s, 0, dx, dy, dz);
-        const vw d1 = hull_dots(s, MINK_W_LANES, dx, dy, dz);
-        const vw d2 = s->count > 2 * MINK_W_LANES ? hull_dots(s, 2 * MINK_W_LANES, dx, dy, dz) : d0;
-        const vw d3 = s->count > 3 * MINK_W_LANES ? hull_dots(s, 3 * MINK_W_LANES, dx, dy, dz) : d0;
-        /* lane 0's maximum in every lane: with NaNs the lanes of a
-         * horizontal max can differ */
-        const vw top = vw_from_v4(v4_splat_x(v4_hmax_splat(vw_fold_max(vw_max(vw_max(d0, d1), vw_max(d2, d3))))));
-        const uint64_t bits = vw_eq_bits4(d0, d1, d2, d3, top);
-        return (uint32_t)__builtin_ctzll(bits | (bits == 0)); /* no bit: vertex 0, without a branch */
+/* The scan of a hull of any size over LANES lanes of type T, as a function
+ * `name`: defined below for vw, and for vn where its lanes are fewer. Two
+ * running maxima (even and odd lane-widths) hide the latency of the
+ * compare-select chain; NaN dot products never win (max(NaN, x) is x). The
+ * scan ends with the lane-widths holding real points: the padding past
+ * them copies vertex 0, which it can only tie with. */
+#define DEFINE_HULL_ARGMAX_LOOP(name, T, P, LANES, DOTS)                                                \
+    MINK_ALWAYS_INLINE uint32_t name(const mink_shape *s, v4 d)                                         \
+    {                                                                                                   \
+        const T dx = P##_splat(v4_x(d)), dy = P##_splat(v4_y(d)), dz = P##_splat(v4_z(d));              \
+        const T none = P##_splat(-INFINITY);                                                            \
+        T best0 = P##_max(DOTS(s, 0, dx, dy, dz), none);                                                \
+        const T step = P##_splat(2.0f * (LANES));                                                       \
+        T idx0 = P##_iota(), idx1 = P##_add(idx0, P##_splat((float)(LANES)));                           \
+        T best1 = P##_max(DOTS(s, (LANES), dx, dy, dz), none);                                          \
+        T best_i0 = idx0, best_i1 = idx1;                                                               \
+        const size_t end = (s->count + ((LANES) - 1)) & ~(uint32_t)((LANES) - 1);                       \
+        size_t i = 2 * (LANES);                                                                         \
+        for (; i + (LANES) < end; i += 2 * (LANES)) {                                                   \
+            idx0 = P##_add(idx0, step);                                                                 \
+            idx1 = P##_add(idx1, step);                                                                 \
+            SCAN_STEP(T, P, DOTS, best0, best_i0, idx0, i);                                             \
+            SCAN_STEP(T, P, DOTS, best1, best_i1, idx1, i + (LANES));                                   \
+        }                                                                                               \
+        if (i < end) SCAN_STEP(T, P, DOTS, best0, best_i0, P##_add(idx0, step), i);                     \
+        /* the lowest index over both sets of lanes holding the maximum */                              \
+        const T top = P##_from_v4(v4_hmax_splat(P##_fold_max(P##_max(best0, best1))));                  \
+        const T none_i = P##_splat(3.0e38f);                                                            \
+        const T cand = P##_min(P##_select_eq(best0, top, best_i0, none_i),                              \
+                               P##_select_eq(best1, top, best_i1, none_i));                             \
+        return (uint32_t)v4_x(v4_hmin_splat(P##_fold_min(cand)));                                       \
     }
 
-    /* Two running maxima (even and odd lane-widths) hide the latency of the
-     * compare-select chain; NaN dot products never win (max(NaN, x) is x). */
-    vw best0 = vw_max(hull_dots(s, 0, dx, dy, dz), none);
-    const vw step = vw_splat(2.0f * MINK_W_LANES);
-    vw idx0 = vw_iota(), idx1 = vw_add(idx0, vw_splat((float)MINK_W_LANES));
-    vw best1 = vw_max(hull_dots(s, MINK_W_LANES, dx, dy, dz), none);
-    vw best_i0 = idx0, best_i1 = idx1;
-    const size_t end = hull_scan_end(s);
-    size_t i = 2 * MINK_W_LANES;
-    for (; i + MINK_W_LANES < end; i += 2 * MINK_W_LANES) {
-        idx0 = vw_add(idx0, step);
-        idx1 = vw_add(idx1, step);
-        SCAN_STEP(best0, best_i0, idx0, i);
-        SCAN_STEP(best1, best_i1, idx1, i + MINK_W_LANES);
+/* The scan of a hull of 2 to 4 lane-widths, as a function `name` (lanes
+ * as above): the dot products stay in registers, and the index is the
+ * first lane, in scan order, holding the maximum (no index lanes to
+ * carry). Lane-widths past the points repeat the first: the same maximum,
+ * and any lane of theirs that holds it has its twin in the first, earlier
+ * (as the padding lanes have vertex 0). NaN dot products (a NaN d) may
+ * leave no lane equal to the maximum: then vertex 0. */
+#define DEFINE_HULL_ARGMAX_FIXED(name, T, P, LANES, DOTS)                                               \
+    MINK_ALWAYS_INLINE uint32_t name(const mink_shape *s, v4 d)                                         \
+    {                                                                                                   \
+        const T dx = P##_splat(v4_x(d)), dy = P##_splat(v4_y(d)), dz = P##_splat(v4_z(d));              \
+        const T d0 = DOTS(s, 0, dx, dy, dz);                                                            \
+        const T d1 = DOTS(s, (LANES), dx, dy, dz);                                                      \
+        const T d2 = s->count > 2 * (LANES) ? DOTS(s, 2 * (LANES), dx, dy, dz) : d0;                    \
+        const T d3 = s->count > 3 * (LANES) ? DOTS(s, 3 * (LANES), dx, dy, dz) : d0;                    \
+        /* lane 0's maximum in every lane: with NaNs the lanes of a                                     \
+         * horizontal max can differ */                                                                 \
+        const T max4 = P##_max(P##_max(d0, d1), P##_max(d2, d3));                                       \
+        const T top = P##_from_v4(v4_splat_x(v4_hmax_splat(P##_fold_max(max4))));                       \
+        const uint64_t bits = P##_eq_bits4(d0, d1, d2, d3, top);                                        \
+        return (uint32_t)__builtin_ctzll(bits | (bits == 0)); /* no bit: vertex 0, without a branch */  \
     }
-    if (i < end) SCAN_STEP(best0, best_i0, vw_add(idx0, step), i);
-    /* the lowest index over both sets of lanes holding the maximum */
-    const vw top = vw_from_v4(v4_hmax_splat(vw_fold_max(vw_max(best0, best1))));
-    const vw none_i = vw_splat(3.0e38f);
-    const vw cand = vw_min(vw_select_eq(best0, top, best_i0, none_i), vw_select_eq(best1, top, best_i1, none_i));
-    return (uint32_t)v4_x(v4_hmin_splat(vw_fold_min(cand)));
+
+DEFINE_HULL_ARGMAX_FIXED(hull_argmax_fixed_narrow, vn, vn, MINK_N_LANES, hull_dots_narrow)
+DEFINE_HULL_ARGMAX_LOOP(hull_argmax_loop, vw, vw, MINK_W_LANES, hull_dots)
+#if MINK_N_LANES < MINK_W_LANES
+DEFINE_HULL_ARGMAX_FIXED(hull_argmax_fixed, vw, vw, MINK_W_LANES, hull_dots)
+DEFINE_HULL_ARGMAX_LOOP(hull_argmax_loop_narrow, vn, vn, MINK_N_LANES, hull_dots_narrow)
+#endif
+
+/* The support vertex's index: the lowest index among the largest dot
+ * products. A NaN d still names a point of the hull (each path says how).
+ * With AVX-512 (vn narrower than vw) the wide lanes scan only where they
+ * measured faster: 33 to 64 points (four lane-widths in registers) and
+ * more than MINK_NARROW_SCAN_POINTS. */
+MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d)
+{
+    if (s->count <= MINK_N_LANES) { /* one lane-width: lane = index; NaN dot products never win */
+        const vn d0 = vn_max(hull_dots_narrow(s, 0, vn_splat(v4_x(d)), vn_splat(v4_y(d)), vn_splat(v4_z(d))),
+                             vn_splat(-INFINITY));
+        return (uint32_t)__builtin_ctz(vn_eq_bits(d0, vn_from_v4(v4_hmax_splat(vn_fold_max(d0)))));
+    }
+    if (s->count <= 4 * MINK_N_LANES) return hull_argmax_fixed_narrow(s, d);
+#if MINK_N_LANES < MINK_W_LANES
+    if (s->count <= 4 * MINK_W_LANES) return hull_argmax_fixed(s, d);
+    if (s->count <= MINK_NARROW_SCAN_POINTS) return hull_argmax_loop_narrow(s, d);
+#endif
+    return hull_argmax_loop(s, d);
 }
 
 /* The support point and index of any core. */

@@ -660,6 +660,77 @@ static void test_vw_compare_select(void **state)
     }
 }
 
+/* vn, the narrow lanes of short scans (8 with AVX-512, vw itself
+ * elsewhere): each word against a scalar loop, as vw's above. */
+static void test_vn_lanes(void **state)
+{
+    (void)state;
+    enum { N = MINK_N_LANES };
+    static const float levels[] = {-1.0f, -0.0f, 0.0f, 0.5f, 2.0f, NAN};
+    test_rng r = rng_seed(14);
+    WALIGN float a[4][N], b[N], c[N], x[N], y[N], out[N];
+    vn_store(out, vn_iota());
+    for (int i = 0; i < N; ++i) expect_same("vn_iota", i, out[i], (float)i);
+    for (int t = 0; t < TRIALS; ++t) {
+        for (int i = 0; i < N; ++i) {
+            a[0][i] = rand_float(&r);
+            b[i] = rand_partner(&r, a[0][i]);
+            c[i] = rand_partner(&r, b[i]);
+        }
+        test_ctx("trial %d", t);
+        const vn va = vn_load(a[0]), vb = vn_load(b), vc = vn_load(c);
+        vn_store(out, vn_splat(a[0][N - 1]));
+        for (int i = 0; i < N; ++i) expect_same("vn_splat", i, out[i], a[0][N - 1]);
+        vn_store(out, vn_add(va, vb));
+        for (int i = 0; i < N; ++i) expect_same("vn_add", i, out[i], a[0][i] + b[i]);
+        vn_store(out, vn_mul(va, vb));
+        for (int i = 0; i < N; ++i) expect_same("vn_mul", i, out[i], a[0][i] * b[i]);
+        vn_store(out, vn_fma(va, vb, vc));
+        for (int i = 0; i < N; ++i) {
+            const float p = a[0][i] * b[i];
+            if (bits_of(out[i]) != bits_of(fmaf(a[0][i], b[i], c[i]))) expect_same("vn_fma", i, out[i], p + c[i]);
+        }
+        vn_store(out, vn_min(va, vb));
+        for (int i = 0; i < N; ++i) expect_num("vn_min", i, out[i], a[0][i] < b[i] ? a[0][i] : b[i]);
+        vn_store(out, vn_max(va, vb));
+        for (int i = 0; i < N; ++i) expect_num("vn_max", i, out[i], a[0][i] > b[i] ? a[0][i] : b[i]);
+        vn_store(out, vn_from_v4(v4_load(a[0])));
+        for (int i = 0; i < N; ++i) expect_same("vn_from_v4", i, out[i], a[0][i % 4]);
+        float fold[4];
+        v4_store(fold, vn_fold_max(va));
+        for (int j = 0; j < 4; ++j) {
+            float m = a[0][j];
+            for (int i = j + 4; i < N; i += 4) m = a[0][i] > m ? a[0][i] : m;
+            expect_num("vn_fold_max", j, fold[j], m);
+        }
+        v4_store(fold, vn_fold_min(va));
+        for (int j = 0; j < 4; ++j) {
+            float m = a[0][j];
+            for (int i = j + 4; i < N; i += 4) m = a[0][i] < m ? a[0][i] : m;
+            expect_num("vn_fold_min", j, fold[j], m);
+        }
+
+        /* compares, from a few levels: ties, -0 against +0, NaN */
+        for (int i = 0; i < N; ++i) {
+            for (int g = 0; g < 4; ++g) a[g][i] = levels[rng_below(&r, 6)];
+            b[i] = levels[rng_below(&r, 6)];
+            x[i] = (float)i + 100.0f;
+            y[i] = -(float)i - 100.0f;
+        }
+        const vn ca = vn_load(a[0]), cb = vn_load(b), vx = vn_load(x), vy = vn_load(y);
+        vn_store(out, vn_select_gt(ca, cb, vx, vy));
+        for (int i = 0; i < N; ++i) EXPECT_TRUE(out[i] == (a[0][i] > b[i] ? x[i] : y[i]));
+        vn_store(out, vn_select_eq(ca, cb, vx, vy));
+        for (int i = 0; i < N; ++i) EXPECT_TRUE(out[i] == (a[0][i] == b[i] ? x[i] : y[i]));
+        uint64_t want4 = 0;
+        for (int g = 0; g < 4; ++g)
+            for (int i = 0; i < N; ++i) want4 |= (uint64_t)(a[g][i] == b[i]) << (g * N + i);
+        EXPECT_INT(vn_eq_bits(ca, cb), (uint32_t)(want4 & ((1ull << N) - 1)));
+        const uint64_t got4 = vn_eq_bits4(ca, vn_load(a[1]), vn_load(a[2]), vn_load(a[3]), cb);
+        if (got4 != want4) fail_msg("vn_eq_bits4 [%s]: 0x%llx, want 0x%llx", test_ctx_buf(), (unsigned long long)got4, (unsigned long long)want4);
+    }
+}
+
 static void test_vw_argmax(void **state)
 {
     (void)state;
@@ -718,7 +789,14 @@ static void test_vw_argmax(void **state)
 
 /* ---------------------------------------------------------------- the hull scan */
 
-#define MAX_POINTS 70
+/* Hull sizes the scan tests run: every size up to 70 (one lane-width, up
+ * to four in registers, the first loops), then sizes about the limits
+ * further up (with AVX-512 the 8-lane loop ends at 256 points) and past. */
+static const uint32_t big_sizes[] = {127, 128, 129, 255, 256, 257, 263, 384, 520};
+#define SMALL_SIZES 70u
+#define SCAN_SIZES (SMALL_SIZES + (unsigned)(sizeof big_sizes / sizeof big_sizes[0]))
+#define MAX_POINTS 520
+static uint32_t scan_size(unsigned k) { return k < SMALL_SIZES ? k + 1 : big_sizes[k - SMALL_SIZES]; }
 
 /* The brute-force support: max over the input points of p.d in double. */
 static double brute_support(const float *xyz, uint32_t n, dv3 d, double *mag)
@@ -799,7 +877,8 @@ static void test_support_scan_random(void **state)
     (void)state;
     test_rng r = rng_seed(8);
     float xyz[3 * MAX_POINTS];
-    for (uint32_t n = 1; n <= MAX_POINTS; ++n) {
+    for (unsigned si = 0; si < SCAN_SIZES; ++si) {
+        const uint32_t n = scan_size(si);
         for (int set = 0; set < 4; ++set) {
             const double size = pow(10.0, rng_range(&r, -3.0, 3.0));
             for (uint32_t i = 0; i < 3 * n; ++i) xyz[i] = (float)rng_range(&r, -size, size);
@@ -830,7 +909,8 @@ static void test_support_scan_ties(void **state)
     int dirs[30][3];
     const int nd = grid_directions(dirs);
     float xyz[3 * MAX_POINTS];
-    for (uint32_t n = 1; n <= MAX_POINTS; ++n) {
+    for (unsigned si = 0; si < SCAN_SIZES; ++si) {
+        const uint32_t n = scan_size(si);
         for (int set = 0; set < 3; ++set) {
             const int span = set == 0 ? 1 : set == 1 ? 3 : 100; /* fewer values: more ties */
             for (uint32_t i = 0; i < 3 * n; ++i) xyz[i] = (float)((int)rng_below(&r, 2u * (uint32_t)span + 1) - span);
@@ -852,7 +932,8 @@ static void test_support_scan_positions(void **state)
 {
     (void)state;
     float xyz[3 * MAX_POINTS];
-    for (uint32_t n = 1; n <= MAX_POINTS; ++n) {
+    for (unsigned si = 0; si < SCAN_SIZES; ++si) {
+        const uint32_t n = scan_size(si);
         for (uint32_t i = 0; i < n; ++i) {
             /* a ring in the plane x = 0 .. below the peak along +x */
             xyz[3 * i + 0] = (float)(i % 3);
@@ -860,7 +941,8 @@ static void test_support_scan_positions(void **state)
             xyz[3 * i + 2] = (float)(i % 7) - 3.0f;
         }
         for (uint32_t a = 0; a < n; ++a) {
-            for (uint32_t b = a; b < n; ++b) {
+            /* past SMALL_SIZES, two ties per peak (itself, one later) */
+            for (uint32_t b = a; b < n; b = n <= SMALL_SIZES ? b + 1 : b == a ? a + 1 + (a * 7u) % (n - a) : n) {
                 float pts[3 * MAX_POINTS];
                 memcpy(pts, xyz, 3 * n * sizeof(float));
                 pts[3 * a] = pts[3 * b] = 10.0f;
@@ -888,7 +970,8 @@ static void test_support_scan_nan(void **state)
     float xyz[3 * MAX_POINTS];
     const float nan = NAN;
     const v4 dirs[3] = {v4_set(nan, nan, nan, 0.0f), v4_set(1.0f, nan, 0.5f, 0.0f), v4_set(INFINITY, -INFINITY, 0.0f, 0.0f)};
-    for (uint32_t n = 1; n <= MAX_POINTS; ++n) {
+    for (unsigned si = 0; si < SCAN_SIZES; ++si) {
+        const uint32_t n = scan_size(si);
         for (uint32_t i = 0; i < 3 * n; ++i) xyz[i] = (float)rng_range(&r, -2.0, 2.0);
         test_arena_reset();
         const mink_shape s = test_hull(xyz, n, 0.0f);
@@ -923,7 +1006,8 @@ static void test_support_pair_hull_b(void **state)
     (void)state;
     test_rng r = rng_seed(13);
     float xyz[3 * MAX_POINTS];
-    for (uint32_t n = 1; n <= MAX_POINTS; ++n) {
+    for (unsigned si = 0; si < SCAN_SIZES; ++si) {
+        const uint32_t n = scan_size(si);
         const double size = random_points(&r, xyz, n, n % 3 == 0);
         test_arena_reset();
         const mink_shape b = test_hull(xyz, n, 0.0f);
@@ -965,7 +1049,8 @@ static void test_support_distance(void **state)
     test_rng r = rng_seed(10);
     float xyz[3 * MAX_POINTS];
     unsigned queries = 0;
-    for (uint32_t n = 1; n <= MAX_POINTS; ++n) {
+    for (unsigned si = 0; si < SCAN_SIZES; ++si) {
+        const uint32_t n = scan_size(si);
         random_points(&r, xyz, n, n % 2 == 0);
         test_arena_reset();
         const mink_shape hull = test_hull(xyz, n, 0.0f);
@@ -1002,7 +1087,7 @@ static void test_support_distance(void **state)
             ++queries;
         }
     }
-    print_message("support distance: %u queries, hulls of 1..%d points\n", queries, MAX_POINTS);
+    print_message("support distance: %u queries, hulls of %u sizes up to %d points\n", queries, SCAN_SIZES, MAX_POINTS);
     test_arena_reset();
 }
 
@@ -1022,6 +1107,7 @@ int main(void)
         cmocka_unit_test(test_vw_masks),
         cmocka_unit_test(test_vw_bookkeeping),
         cmocka_unit_test(test_vw_compare_select),
+        cmocka_unit_test(test_vn_lanes),
         cmocka_unit_test(test_vw_argmax),
         cmocka_unit_test(test_support_scan_random),
         cmocka_unit_test(test_support_scan_ties),
