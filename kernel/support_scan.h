@@ -96,18 +96,40 @@ static inline size_t hull_scan_end(const mink_shape *s)
         return (uint32_t)__builtin_ctzll(bits | (bits == 0)); /* no bit: vertex 0, without a branch */  \
     }
 
+/* The same over 5 to 8 lane-widths (the first five always hold points). */
+#define DEFINE_HULL_ARGMAX_FIXED8(name, T, P, LANES, DOTS)                                              \
+    MINK_ALWAYS_INLINE uint32_t name(const mink_shape *s, v4 d)                                         \
+    {                                                                                                   \
+        const T dx = P##_splat(v4_x(d)), dy = P##_splat(v4_y(d)), dz = P##_splat(v4_z(d));              \
+        const T d0 = DOTS(s, 0, dx, dy, dz), d1 = DOTS(s, (LANES), dx, dy, dz);                         \
+        const T d2 = DOTS(s, 2 * (LANES), dx, dy, dz), d3 = DOTS(s, 3 * (LANES), dx, dy, dz);           \
+        const T d4 = DOTS(s, 4 * (LANES), dx, dy, dz);                                                  \
+        const T d5 = s->count > 5 * (LANES) ? DOTS(s, 5 * (LANES), dx, dy, dz) : d0;                    \
+        const T d6 = s->count > 6 * (LANES) ? DOTS(s, 6 * (LANES), dx, dy, dz) : d0;                    \
+        const T d7 = s->count > 7 * (LANES) ? DOTS(s, 7 * (LANES), dx, dy, dz) : d0;                    \
+        const T max4 = P##_max(P##_max(d0, d1), P##_max(d2, d3));                                       \
+        const T max8 = P##_max(max4, P##_max(P##_max(d4, d5), P##_max(d6, d7)));                        \
+        const T top = P##_from_v4(v4_splat_x(v4_hmax_splat(P##_fold_max(max8))));                       \
+        const uint64_t lo = P##_eq_bits4(d0, d1, d2, d3, top), hi = P##_eq_bits4(d4, d5, d6, d7, top);  \
+        const uint64_t bits = lo | hi << 4 * (LANES);                                                   \
+        return (uint32_t)__builtin_ctzll(bits | (bits == 0));                                           \
+    }
+
 DEFINE_HULL_ARGMAX_FIXED(hull_argmax_fixed_narrow, vn, vn, MINK_N_LANES, hull_dots_narrow)
 DEFINE_HULL_ARGMAX_LOOP(hull_argmax_loop, vw, vw, MINK_W_LANES, hull_dots)
-#if MINK_N_LANES < MINK_W_LANES
+#if MINK_N_LANES == MINK_W_LANES
+DEFINE_HULL_ARGMAX_FIXED8(hull_argmax_fixed8, vw, vw, MINK_W_LANES, hull_dots)
+#else
 DEFINE_HULL_ARGMAX_FIXED(hull_argmax_fixed, vw, vw, MINK_W_LANES, hull_dots)
 DEFINE_HULL_ARGMAX_LOOP(hull_argmax_loop_narrow, vn, vn, MINK_N_LANES, hull_dots_narrow)
 #endif
 
 /* The support vertex's index: the lowest index among the largest dot
  * products. A NaN d still names a point of the hull (each path says how).
- * With AVX-512 (vn narrower than vw) the wide lanes scan only where they
- * measured faster: 33 to 64 points (four lane-widths in registers) and
- * more than MINK_NARROW_SCAN_POINTS. */
+ * Up to eight lane-widths in registers, then a loop. With AVX-512 (vn
+ * narrower than vw) the wide lanes scan only where they measured faster:
+ * 33 to 64 points (four lane-widths in registers: faster than eight
+ * narrow ones) and more than MINK_NARROW_SCAN_POINTS. */
 MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d)
 {
     if (s->count <= MINK_N_LANES) { /* one lane-width: lane = index; NaN dot products never win */
@@ -116,7 +138,9 @@ MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d)
         return (uint32_t)__builtin_ctz(vn_eq_bits(d0, vn_from_v4(v4_hmax_splat(vn_fold_max(d0)))));
     }
     if (s->count <= 4 * MINK_N_LANES) return hull_argmax_fixed_narrow(s, d);
-#if MINK_N_LANES < MINK_W_LANES
+#if MINK_N_LANES == MINK_W_LANES
+    if (s->count <= 8 * MINK_W_LANES) return hull_argmax_fixed8(s, d);
+#else
     if (s->count <= 4 * MINK_W_LANES) return hull_argmax_fixed(s, d);
     if (s->count <= MINK_NARROW_SCAN_POINTS) return hull_argmax_loop_narrow(s, d);
 #endif
