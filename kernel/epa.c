@@ -493,6 +493,12 @@ static void face_answer(const simd_poly *P, const face_snap *F, int search, floa
     if (!(sum > 0.0f)) {
         bary = v4_set(1, 1, 1, 0);
         sum = 3.0f;
+    } else if (sum < 0x1p-100f) {
+        /* weights from a polytope about 1e-23 across, their sum near the
+         * denormals: 1 / sum overflowed and a zero weight times it gave
+         * NaN witnesses. Scaled by a power of two first (exact). */
+        bary = v4_scale(bary, 0x1p100f);
+        sum *= 0x1p100f;
     }
     bary = v4_scale(bary, 1.0f / sum);
     const v4 u = v4_splat_x(bary), v = v4_splat_y(bary), t = v4_splat_z(bary);

@@ -270,6 +270,55 @@ static void test_speck_box_in_ball_unit_normal(void **state)
     }
 }
 
+/* A hull of 13 points about 1e-23 across (found by fuzzing) inside a ball
+ * of radius 1.99 at the same position: the SIMD kernel's EPA weighted its
+ * witnesses by 1 / (a sum near the denormals), which overflowed, and gave
+ * NaN points. The same hull scaled down to 1e-38 and up to 1e-18, either
+ * shape first: finite witnesses, a unit normal, depth the ball's radius,
+ * and point_b - point_a = distance * normal. */
+static void test_speck_hull_in_ball_finite_witnesses(void **state)
+{
+    (void)state;
+    static const float pts[13][3] = {
+        {1.17549435e-38f, -1.84478436e-23f, 2.52012076e-23f}, {1.20632767e-23f, -1.84478436e-23f, 2.52012076e-23f},
+        {-1.60676751e-23f, -1.98519174e-24f, 2.93058923e-23f}, {2.26767155e-23f, -8.19847756e-24f, -2.32270959e-23f},
+        {1.01829132e-23f, 6.04333639e-24f, 3.13166546e-23f}, {1.20632767e-23f, -1.84478436e-23f, 2.52012076e-23f},
+        {-1.77584218e-23f, -6.73406142e-24f, -2.75723989e-23f}, {1.90497776e-23f, -5.01861514e-24f, 2.70714975e-23f},
+        {-1.8680638e-23f, -2.43930654e-23f, 1.33025756e-23f}, {7.25829814e-24f, -5.98157213e-24f, 1.86218e-23f},
+        {7.25829814e-24f, -1.5269452e-23f, 9.33392135e-24f}, {-2.02958153e-24f, -5.98157213e-24f, 9.33392135e-24f},
+        {-2.02958153e-24f, -1.5269452e-23f, 1.86218e-23f}};
+    static const float scales[] = {1.0f, 1e-15f, 1e5f};
+    _Alignas(MINK_HULL_ALIGN) static unsigned char mem[4096];
+    assert_true(mink_hull_bytes(13) <= sizeof mem);
+    const mink_shape ball = mink_sphere(1.9922179f);
+    const mink_pose p = {{-3, -3, -3}, {0, 0, 0, 1}};
+    for (size_t k = 0; k < sizeof scales / sizeof scales[0]; ++k) {
+        float xyz[13][3];
+        for (int i = 0; i < 13; ++i)
+            for (int c = 0; c < 3; ++c) xyz[i][c] = pts[i][c] * scales[k];
+        mink_shape hull;
+        assert_int_equal(mink_hull_init(&hull, mem, sizeof mem, &xyz[0][0], 13, 0.0f), MINK_OK);
+        for (int order = 0; order < 2; ++order) {
+            const mink_shape *a = order ? &ball : &hull, *b = order ? &hull : &ball;
+            for (int kernel = 0; kernel < 2; ++kernel) {
+                mink_result r;
+                const mink_status st = kernel == 0 ? mink_ref_penetration(a, &p, b, &p, NULL, &r)
+                                                   : mink_penetration(a, &p, b, &p, NULL, &r);
+                assert_true(st == MINK_OK || st == MINK_MAX_ITERATIONS);
+                const double n2 = (double)r.normal.x * r.normal.x + (double)r.normal.y * r.normal.y + (double)r.normal.z * r.normal.z;
+                assert_true(fabs(n2 - 1.0) < 1e-5);
+                assert_true(fabs(r.distance + 1.9922179) < DEPTH_TOL * 8.0);
+                const float pa[3] = {r.point_a.x, r.point_a.y, r.point_a.z}, pb[3] = {r.point_b.x, r.point_b.y, r.point_b.z};
+                const float n[3] = {r.normal.x, r.normal.y, r.normal.z};
+                for (int c = 0; c < 3; ++c) {
+                    assert_true(isfinite(pa[c]) && isfinite(pb[c]));
+                    assert_true(fabs((double)pb[c] - pa[c] - (double)r.distance * n[c]) < 1e-5 * 8.0);
+                }
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_batch_ball_at_long_capsule_end),
         cmocka_unit_test(test_last_resolve_keeps_double_answer),
         cmocka_unit_test(test_speck_box_in_ball_unit_normal),
+        cmocka_unit_test(test_speck_hull_in_ball_finite_witnesses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

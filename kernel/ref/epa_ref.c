@@ -348,6 +348,11 @@ static void face_answer(const epa_poly *P, const epa_face *F, float tol, ref_epa
     if (!(sum > 0.0f)) {
         u = v3_make(1, 1, 1);
         sum = 3.0f;
+    } else if (sum < 0x1p-100f) {
+        /* near the denormals 1 / sum overflows, and a zero weight times
+         * it is NaN: scaled by a power of two first (exact) */
+        u = v3_scale(u, 0x1p100f);
+        sum *= 0x1p100f;
     }
     u = v3_scale(u, 1.0f / sum);
     out->pa = v3_add(v3_add(v3_scale(A->pa, u.x), v3_scale(B->pa, u.y)), v3_scale(C->pa, u.z));
