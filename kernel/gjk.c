@@ -175,11 +175,17 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         v4 next_dir;
         if (!johnson(s, &w, &next, &next_lambda, flat_tol, &next_dir)) {
             /* a repeated support point while the bounds disagree: v is off
-             * by rounding; solve again in double, stop if that does not help */
+             * by rounding; solve again in double, stop if that does not
+             * change v. The double point is taken even if a little longer:
+             * it is the same simplex's closest point, which float rounding
+             * had made shorter (a simplex about 1 long, 3e-5 from the
+             * origin: v's direction was off by 0.2 %, the support along it
+             * repeated a point, and GJK stopped at a false gap of 3e-5
+             * with the cores 1.4e-3 deep in each other). */
             if (resolves++ < MINK_GJK_MAX_RESOLVES) {
                 const v4 exact = resolve_double(s, s->bits);
                 const float exact_vv = v4_len2(exact);
-                if (exact_vv <= vv) { /* same length, truer direction */
+                if (!v4_all(v4_cmpeq(exact, v))) {
                     v = exact;
                     dir = v;
                     vv = exact_vv;
@@ -190,14 +196,20 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
             break;
         }
         const float next_vv = v4_len2(next);
-        if (s->bits != 15u && next_vv >= vv) {
-            /* no progress in float: the new set in double, else keep the
-             * previous, better simplex (s->lambda still holds its weights) */
+        const unsigned new_bit = 1u << s->last;
+        if (s->bits != 15u && (next_vv >= vv || !(s->bits & new_bit))) {
+            /* no progress in float: v did not shrink, or the new subset
+             * left the new point out (in exact arithmetic it always holds
+             * it, as w lies beyond v's plane towards the origin). The new
+             * set in double, taken if it holds the origin, is shorter or
+             * keeps the new point (then it is the new set's true closest
+             * point, never worse than the old simplex's); else keep the
+             * previous simplex (s->lambda still holds its weights). */
             const v4 old_lambda = s->lambda;
             if (resolves++ < MINK_GJK_MAX_RESOLVES) {
-                const v4 exact = resolve_double(s, old_bits | (1u << s->last));
+                const v4 exact = resolve_double(s, old_bits | new_bit);
                 const float exact_vv = v4_len2(exact);
-                if (s->bits == 15u || exact_vv < vv) {
+                if (s->bits == 15u || exact_vv < vv || (s->bits & new_bit)) {
                     v = exact;
                     dir = v;
                     vv = exact_vv;

@@ -319,6 +319,44 @@ static void test_speck_hull_in_ball_finite_witnesses(void **state)
     }
 }
 
+/* A capsule 0.002 long at the thin edge of a hull about 1 across (a big
+ * triangle thickened around its middle; found by fuzzing): the cores
+ * overlap 1.4e-3 deep, and GJK's simplex, a triangle about 1 long, came
+ * within 2.9e-5 of the origin. v's direction was then off by 0.2 % in
+ * float, the support along it repeated a point, the double-precision
+ * point was refused for being 2e-9 longer, and the reference stopped at a
+ * false core gap of 2.9e-5: depth 0.00097 for 0.00239899, status OK.
+ * Exact depths from the Minkowski difference's facets in double. */
+static void test_capsule_at_thin_hull_edge(void **state)
+{
+    (void)state;
+    static const float pts[12][3] = {{0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, {-0.5f, 0.5f, -0.5f}, {-0.5f, 0.5f, -0.5f},
+                                     {-0.5f, -0.5f, -0.5f}, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f},
+                                     {0.249373436f, 0.499373436f, 0.249373436f},
+                                     {0.249373436f, 0.250626564f, 0.000626570371f},
+                                     {0.000626570371f, 0.499373436f, 0.000626570371f},
+                                     {0.000626570371f, 0.250626564f, 0.249373436f}};
+    _Alignas(MINK_HULL_ALIGN) static unsigned char mem[4096];
+    mink_shape hull;
+    assert_int_equal(mink_hull_init(&hull, mem, sizeof mem, &pts[0][0], 12, 0.0f), MINK_OK);
+    const mink_shape cap = mink_capsule(0.0010000153f, 0.00200000009f);
+    const mink_pose pa = {{4.57770675e-08f, 4.57770675e-08f, -0.00300000003f}, {0, 0, 0, 1}};
+    const mink_pose pb[2] = {{{-0.00304999994f, -0.0030497252f, -0.00281948806f}, {0, 0, 0, 1}},
+                             {{-0.003f, -0.00299972529f, -0.00285937288f}, {0, 0, 0, 1}}};
+    const double depth[2] = {0.00239898951, 0.00239930892};
+    const double normal[3] = {-0.70887671197, 0.70532345886, 0.00355325312}; /* from A towards B */
+    for (int k = 0; k < 2; ++k) {
+        for (int kernel = 0; kernel < 2; ++kernel) {
+            mink_result r;
+            const mink_status st = kernel == 0 ? mink_ref_penetration(&cap, &pa, &hull, &pb[k], NULL, &r)
+                                               : mink_penetration(&cap, &pa, &hull, &pb[k], NULL, &r);
+            assert_int_equal(st, MINK_OK);
+            assert_true(fabs(-r.distance - depth[k]) <= DEPTH_TOL);
+            assert_true(fabs(r.normal.x - normal[0]) + fabs(r.normal.y - normal[1]) + fabs(r.normal.z - normal[2]) < 1e-3);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_last_resolve_keeps_double_answer),
         cmocka_unit_test(test_speck_box_in_ball_unit_normal),
         cmocka_unit_test(test_speck_hull_in_ball_finite_witnesses),
+        cmocka_unit_test(test_capsule_at_thin_hull_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -176,10 +176,13 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
         if (mink_scalar_simplex_contains(s, &w)) {
             /* A repeated support point while the bounds still disagree: v is
              * off the simplex's closest point by rounding. Solve again in
-             * double; stop when that does not improve it. */
+             * double; stop when that does not change v. The double point is
+             * taken even if a little longer: float rounding had made v
+             * shorter (and turned it 0.2 %, enough to repeat a point and
+             * stop at a false gap: gjk.c). */
             if (resolves++ < MINK_GJK_MAX_RESOLVES) {
                 const v3 exact = resolve_double(s, s->bits);
-                if (v3_len2(exact) <= vv) { /* same length, truer direction */
+                if (!v3_equal(exact, v)) {
                     v = exact;
                     continue;
                 }
@@ -192,12 +195,15 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
         mink_scalar_simplex_add(s, &w);
         v3 next;
         mink_scalar_johnson(s, &next, touch);
-        if (s->bits != 15u && v3_len2(next) >= vv) {
-            /* No progress in float: try the new set in double, else keep the
-             * previous, better simplex. */
+        const unsigned new_bit = 1u << s->last;
+        if (s->bits != 15u && (v3_len2(next) >= vv || !(s->bits & new_bit))) {
+            /* No progress in float: v did not shrink, or the new subset left
+             * the new point out (never so in exact arithmetic). Try the new
+             * set in double (taken if it holds the origin, is shorter or
+             * keeps the new point), else keep the previous simplex. */
             if (resolves++ < MINK_GJK_MAX_RESOLVES) {
-                const v3 exact = resolve_double(s, before.bits | (1u << s->last));
-                if (s->bits == 15u || v3_len2(exact) < vv) {
+                const v3 exact = resolve_double(s, before.bits | new_bit);
+                if (s->bits == 15u || v3_len2(exact) < vv || (s->bits & new_bit)) {
                     v = exact;
                     continue;
                 }
