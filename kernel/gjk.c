@@ -121,9 +121,16 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         v = simplex_start(s, &first);
     }
     float vv = v4_len2(v); /* kept equal to |v|^2 at every change of v */
-    /* the next support's direction: v, or after a Johnson step v's
-     * direction without v's division (subset_direction), known earlier */
+    /* The next support's direction: v, or after a Johnson step h v
+     * (subset_direction: without v's division, known earlier), with
+     * dir_inv_h = 1 / h. The bounds take v.w as (h v).w / h: w is the
+     * support along -h v, and the two directions differ by rounding of
+     * ~eps S / |v|. With v.w itself, at |v| = 2.2e-6 S on a simplex about
+     * 1 long, the support along a direction 3 % off gave v.w > |v|^2, a
+     * "converged" gap, and a capsule 1.2e-3 deep in a hull came out 2.2e-6
+     * apart (tests/test_regressions.c). */
     v4 dir = v;
+    float dir_inv_h = 1.0f;
     unsigned iterations = 0;
 
     out->overlap = 0;
@@ -145,6 +152,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
             }
             v = exact; /* the double answer, whether or not the loop goes on */
             dir = v;
+            dir_inv_h = 1.0f;
             vv = v4_len2(v);
             if (resolves++ >= MINK_GJK_MAX_RESOLVES) break;
         }
@@ -161,7 +169,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         iterations++;
 
         const simd_vertex w = support_pair_against(pair, dir);
-        const float vdotw = v4_dot(v, w.w);
+        const float vdotw = v4_dot(dir, w.w) * dir_inv_h;
         if (mode == SIMD_GJK_INTERSECT && vdotw > 0.0f && vdotw * vdotw > margin2 * vv) break;
 
         /* gap (vv - vw)/|v| <= tol, squared to avoid the root */
@@ -173,7 +181,8 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         v4 next, next_lambda;
         /* adds w, unless it repeats a point; inline: johnson_step.h */
         v4 next_dir;
-        if (!johnson(s, &w, &next, &next_lambda, flat_tol, &next_dir)) {
+        float next_inv_h;
+        if (!johnson(s, &w, &next, &next_lambda, flat_tol, &next_dir, &next_inv_h)) {
             /* a repeated support point while the bounds disagree: v is off
              * by rounding; solve again in double, stop if that does not
              * change v. The double point is taken even if a little longer:
@@ -188,6 +197,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
                 if (!v4_all(v4_cmpeq(exact, v))) {
                     v = exact;
                     dir = v;
+                    dir_inv_h = 1.0f;
                     vv = exact_vv;
                     continue;
                 }
@@ -212,6 +222,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
                 if (s->bits == 15u || exact_vv < vv || (s->bits & new_bit)) {
                     v = exact;
                     dir = v;
+                    dir_inv_h = 1.0f;
                     vv = exact_vv;
                     continue;
                 }
@@ -225,6 +236,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         v = next;
         vv = next_vv;
         dir = next_dir;
+        dir_inv_h = next_inv_h;
     }
     out->iterations = iterations;
     out->v = out->overlap ? v : refined_v(s, v, vv); /* vv = |v|^2 */

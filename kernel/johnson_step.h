@@ -149,16 +149,22 @@ static v4 subset_point(const simd_simplex *s, unsigned x, v4 *lambda_out)
  * v's division: the points weighted by the determinants, h v (h their
  * sum, > 0 for a subset Johnson's step picks). The division sat on GJK's
  * chain of dependent steps: the next support now starts before v is
- * known. Only for h within [2^-60, 2^60]: further out (a needle of a
- * simplex, or shapes 1e-8 across) the scans' dot products with h v leave
- * the normal floats, and without the range about half the answers on
- * such shapes were wrong (tests/test_gjk.c, test_scale_extremes). There
- * the direction is v itself. */
-static v4 subset_direction(const simd_simplex *s, unsigned x, v4 v)
+ * known. *inv_h gets 1 / h, off that chain: GJK's bounds use
+ * (h v).w / h, not v.w, since w is the support along -h v (see gjk.c).
+ * Only for h within [2^-60, 2^60]: further out (a needle of a simplex,
+ * or shapes 1e-8 across) the scans' dot products with h v leave the
+ * normal floats, and without the range about half the answers on such
+ * shapes were wrong (tests/test_gjk.c, test_scale_extremes). There the
+ * direction is v itself, and *inv_h 1. */
+static v4 subset_direction(const simd_simplex *s, unsigned x, v4 v, float *inv_h)
 {
     const v4 d = v4_and(row(s->det[x]), lane_mask(x));
     const float h = v4_x(v4_hsum_splat(d));
-    if (!(h >= 0x1p-60f && h <= 0x1p60f)) return v;
+    if (!(h >= 0x1p-60f && h <= 0x1p60f)) {
+        *inv_h = 1.0f;
+        return v;
+    }
+    *inv_h = 1.0f / h;
     const v4 u = v4_madd(v4_splat_x(d), s->vert[0].w, v4_mul(v4_splat_y(d), s->vert[1].w));
     return v4_madd(v4_splat_z(d), s->vert[2].w, v4_madd(v4_shuffle(d, d, 3, 3, 3, 3), s->vert[3].w, u));
 }
@@ -250,10 +256,11 @@ MINK_ALWAYS_INLINE v4 simplex_start(simd_simplex *s, const simd_vertex *first)
  * (mink_simd_simplex_contains). Else adds w to the simplex
  * (mink_simd_simplex_add's slot), runs Johnson's step (its test, else the
  * backup; a tetrahedron flatter than flat_tol is never taken whole), sets
- * v and *dir (the direction of the next support: subset_direction, or v
- * after the backup) and returns 1. The new weights go to *lambda, not
+ * v, *dir (the direction of the next support: subset_direction, or v
+ * after the backup) and *dir_inv_h (dir = v / *dir_inv_h) and returns 1. The new weights go to *lambda, not
  * s->lambda: the old ones stay for the caller to keep or replace. */
-MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, v4 *lambda, float flat_tol, v4 *dir)
+MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, v4 *lambda, float flat_tol, v4 *dir,
+                               float *dir_inv_h)
 {
     const unsigned old = s->bits;
     int full_ok;
@@ -264,7 +271,7 @@ MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, v4 
     if (closest) {
         s->bits = closest;
         *v = subset_point(s, closest, lambda);
-        *dir = subset_direction(s, closest, *v);
+        *dir = subset_direction(s, closest, *v, dir_inv_h);
         return 1;
     }
     /* Backup: the proper subset with the smallest |v| (singletons qualify). */
@@ -281,6 +288,7 @@ MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, v4 
     s->bits = best_x;
     *v = subset_point(s, best_x, lambda);
     *dir = *v;
+    *dir_inv_h = 1.0f;
     return 1;
 }
 
