@@ -211,15 +211,16 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
             /* no progress in float: v did not shrink, or the new subset
              * left the new point out (in exact arithmetic it always holds
              * it, as w lies beyond v's plane towards the origin). The new
-             * set in double, taken if it holds the origin, is shorter or
-             * keeps the new point (then it is the new set's true closest
-             * point, never worse than the old simplex's); else keep the
-             * previous simplex (s->lambda still holds its weights). */
+             * set in double is the true closest point of the points so far:
+             * taken unless it is v itself (then keep the previous simplex;
+             * s->lambda still holds its weights). Where it leaves the new
+             * point out too, float v was off the old simplex's closest
+             * point by rounding, as on a repeated point. */
             const v4 old_lambda = s->lambda;
             if (resolves++ < MINK_GJK_MAX_RESOLVES) {
                 const v4 exact = resolve_double(s, old_bits | new_bit);
                 const float exact_vv = v4_len2(exact);
-                if (s->bits == 15u || exact_vv < vv || (s->bits & new_bit)) {
+                if (s->bits == 15u || !v4_all(v4_cmpeq(exact, v))) {
                     v = exact;
                     dir = v;
                     dir_inv_h = 1.0f;

@@ -199,11 +199,11 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
         if (s->bits != 15u && (v3_len2(next) >= vv || !(s->bits & new_bit))) {
             /* No progress in float: v did not shrink, or the new subset left
              * the new point out (never so in exact arithmetic). Try the new
-             * set in double (taken if it holds the origin, is shorter or
-             * keeps the new point), else keep the previous simplex. */
+             * set in double (the true closest point of the points so far:
+             * taken unless it is v itself), else keep the previous simplex. */
             if (resolves++ < MINK_GJK_MAX_RESOLVES) {
                 const v3 exact = resolve_double(s, before.bits | new_bit);
-                if (s->bits == 15u || v3_len2(exact) < vv || (s->bits & new_bit)) {
+                if (s->bits == 15u || !v3_equal(exact, v)) {
                     v = exact;
                     continue;
                 }
