@@ -257,8 +257,9 @@ MINK_ALWAYS_INLINE v4 simplex_start(simd_simplex *s, const simd_vertex *first)
  * (mink_simd_simplex_add's slot), runs Johnson's step (its test, else the
  * backup; a tetrahedron flatter than flat_tol is never taken whole), sets
  * v, *dir (the direction of the next support: subset_direction, or v
- * after the backup) and *dir_inv_h (dir = v / *dir_inv_h) and returns 1. The new weights go to *lambda, not
- * s->lambda: the old ones stay for the caller to keep or replace. */
+ * after the backup) and *dir_inv_h (dir = v / *dir_inv_h), and returns 1.
+ * The new weights go to *lambda, not s->lambda: the old ones stay for the
+ * caller to keep or replace. */
 MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, v4 *lambda, float flat_tol, v4 *dir,
                                float *dir_inv_h)
 {
