@@ -96,6 +96,26 @@ MINK_INLINE vw3 w3_scale(vw3 a, vw s) { return w3(vw_mul(a.x, s), vw_mul(a.y, s)
 /* a * s + b */
 MINK_INLINE vw3 w3_madd(vw3 a, vw s, vw3 b) { return w3(vw_madd(a.x, s, b.x), vw_madd(a.y, s, b.y), vw_madd(a.z, s, b.z)); }
 MINK_INLINE vw w3_dot(vw3 a, vw3 b) { return vw_add(vw_add(vw_mul(a.x, b.x), vw_mul(a.y, b.y)), vw_mul(a.z, b.z)); }
+/* |v| per lane, with v times a power of two in *scaled and that vector's
+ * length in *scaled_len (a unit vector is *scaled / *scaled_len). Lanes with
+ * |v|^2 below 2^-100 are scaled by 2^100 first (exact): their squares lie in
+ * or near the denormals, and two spheres 3e-23 apart got a normal 0.89
+ * long. Elsewhere *scaled is v and *scaled_len |v|, bit for bit. */
+MINK_INLINE vw w3_length(vw3 v, vw3 *scaled, vw *scaled_len)
+{
+    const vw d2 = w3_dot(v, v);
+    /* (v = 0 exactly, a point inside a box, needs no scaling) */
+    const vw l1 = vw_add(vw_add(vw_abs(v.x), vw_abs(v.y)), vw_abs(v.z));
+    const vwm small = vw_and(vw_cmpgt(vw_splat(0x1p-100f), d2), vw_cmpgt(l1, w_zero()));
+    if (vw_none(small)) { /* the usual case, one well-predicted branch */
+        *scaled = v;
+        *scaled_len = vw_sqrt(d2);
+        return *scaled_len;
+    }
+    *scaled = w3_scale(v, vw_select(small, vw_splat(0x1p100f), vw_splat(1.0f)));
+    *scaled_len = vw_sqrt(w3_dot(*scaled, *scaled));
+    return vw_mul(*scaled_len, vw_select(small, vw_splat(0x1p-100f), vw_splat(1.0f)));
+}
 MINK_INLINE vw3 w3_select(vwm m, vw3 a, vw3 b) { return w3(vw_select(m, a.x, b.x), vw_select(m, a.y, b.y), vw_select(m, a.z, b.z)); }
 MINK_INLINE vw3 w3_cross(vw3 a, vw3 b)
 {
@@ -346,7 +366,9 @@ static void round_solve(const lane_in *in, size_t base, int want_normal, round_l
     const vw tiny = vw_mul(vw_splat(LANE_TOUCH_REL), scale);
     /* the length of q - p with the rounding projected out: dividing by
      * the unprojected length left normals 0.7 % short */
-    const vw d = vw_sqrt(w3_dot(dv, dv));
+    vw3 dv_s;
+    vw d_s;
+    const vw d = w3_length(dv, &dv_s, &d_s);
     const vwm is_tiny = w_not(vw_cmpgt(d, tiny));
     /* Both closest points inside their segments (not parallel): the normal
      * is the common perpendicular e_y x u = (uz, 0, -ux), exactly, whatever
@@ -361,7 +383,7 @@ static void round_solve(const lane_in *in, size_t base, int want_normal, round_l
     const vwm cp_ok = vw_cmpgt(cp2, vw_mul(tiny, tiny));
     const vw inv_cp = vw_div(one, vw_sqrt(vw_select(cp_ok, cp2, one)));
     const vw3 n_perp = w3_select(cp_ok, w3(vw_mul(c.x, inv_cp), w_zero(), vw_mul(c.z, inv_cp)), w3_splat(1, 0, 0));
-    const vw3 n_dir = w3_scale(dv, vw_div(one, vw_select(is_tiny, one, d)));
+    const vw3 n_dir = w3_scale(dv_s, vw_div(one, vw_select(is_tiny, one, d_s)));
     o->n = w3_select(vw_or(interior, vw_andnot(is_tiny, par)), n_cross, w3_select(is_tiny, n_perp, n_dir));
     o->dc = w3_dot(dv, o->n);
 }
@@ -413,7 +435,9 @@ void mink_lane_point_box_penetration(const lane_in *in, size_t lanes, lane_out *
         const vw one = vw_splat(1.0f);
         const vw3 q = w3_clamp(c, h);
         const vw3 dv = w3_sub(c, q);
-        const vw d = vw_sqrt(w3_dot(dv, dv));
+        vw3 dv_s;
+        vw d_s;
+        const vw d = w3_length(dv, &dv_s, &d_s);
         const vw tiny = vw_mul(vw_splat(LANE_TOUCH_REL), frame_scale(in, base, &o.f));
         const vwm outside = vw_cmpgt(d, tiny);
         /* nearest face: smallest h_k - |c_k|, ties to x then y then z */
@@ -426,7 +450,7 @@ void mink_lane_point_box_penetration(const lane_in *in, size_t lanes, lane_out *
                             vw_select(kz, w_sign(c.z), w_zero()));
         const vw3 face = w3(vw_select(kx, w_flip(h.x, c.x), c.x), vw_select(ky, w_flip(h.y, c.y), c.y),
                             vw_select(kz, w_flip(h.z, c.z), c.z));
-        const vw3 n = w3_select(outside, w3_scale(dv, vw_div(one, vw_select(outside, d, one))), n_in);
+        const vw3 n = w3_select(outside, w3_scale(dv_s, vw_div(one, vw_select(outside, d_s, one))), n_in);
         const vw dc = vw_select(outside, d, w_neg(fmin));
         const vw3 pa = w3_select(outside, q, face);
         store_answer(in, base, &o.f, dc, n, pa, c, w_false(), out);
@@ -681,12 +705,14 @@ static void box_solve(box_lanes *o, box_answer *ans)
         vwm on_axis = w_false(); /* lanes answered along the best axis */
         for (int round = 0;; ++round) {
             const vw3 v = w3_sub(q, p);
-            const vw d = vw_sqrt(w3_dot(v, v));
+            vw3 v_s;
+            vw d_s;
+            const vw d = w3_length(v, &v_s, &d_s);
             const vwm touch = w_not(vw_cmpgt(d, tiny));
             /* the gap along v itself: it bounds the distance from below and,
              * being first order in the direction (the distance is second
              * order), certifies the direction too */
-            const vw gap = box_gap(o, w3_scale(v, vw_div(one, vw_select(touch, one, d))));
+            const vw gap = box_gap(o, w3_scale(v_s, vw_div(one, vw_select(touch, one, d_s))));
             const vwm by_gap = vw_cmpge(tol_cert, vw_sub(d, gap));
             /* or the best axis bounds it (parallel closest features: faces,
              * edge on face, where alternation crawls and v stays tilted),
@@ -704,11 +730,13 @@ static void box_solve(box_lanes *o, box_answer *ans)
             q = w3_select(active, qn, q);
         }
         const vw3 v = w3_sub(q, p);
-        const vw d = vw_sqrt(w3_dot(v, v));
+        vw3 v_s;
+        vw d_s;
+        const vw d = w3_length(v, &v_s, &d_s);
         /* touching (no direction in v) or answered on the axis: the best axis
          * is the normal and q is put on it */
         const vwm axis = vw_or(on_axis, w_not(vw_cmpgt(d, tiny)));
-        const vw3 n = w3_select(axis, o->n, w3_scale(v, vw_div(one, vw_select(axis, one, d))));
+        const vw3 n = w3_select(axis, o->n, w3_scale(v_s, vw_div(one, vw_select(axis, one, d_s))));
         ans->n = w3_select(separated, n, ans->n);
         ans->dc = vw_select(separated, d, ans->dc);
         ans->pa = w3_select(separated, p, ans->pa);

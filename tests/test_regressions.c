@@ -270,6 +270,42 @@ static void test_speck_box_in_ball_unit_normal(void **state)
     }
 }
 
+/* Batches: the primitive lane kernels normalized q - p by a length whose
+ * square lay in the denormals (found by CI's fuzz run: a ball of radius
+ * 0.46 and a point sphere 3.3e-23 apart came out with a normal 0.894
+ * long). The same offsets for every lane kernel: spheres, a point in a
+ * box corner's reach, capsules, boxes; each 3.3e-23 and 1e-30 off. */
+static void test_batch_speck_offsets_unit_normal(void **state)
+{
+    (void)state;
+    const mink_shape ball = mink_sphere(0.460944533f), point = mink_sphere(0);
+    const mink_shape box = mink_box(0.5f, 0.5f, 0.5f, 0.1f), cap = mink_capsule(0.2f, 0.5f), cap2 = mink_capsule(0.3f, 0.4f);
+    const mink_shape *a[4] = {&ball, &box, &cap, &box}, *b[4] = {&point, &point, &cap2, &box};
+    /* B's offset from the spot that makes the cores touch or coincide */
+    const float base[4][3] = {{0, 0, 0}, {0.5f, 0.5f, 0.5f}, {0, 0, 0}, {1.0f, 0, 0}};
+    static const float offs[2] = {3.34805379e-23f, 1e-30f};
+    mink_pair pairs[8];
+    for (int k = 0; k < 4; ++k)
+        for (int o = 0; o < 2; ++o) {
+            mink_pair *pr = &pairs[2 * k + o];
+            pr->a = a[k];
+            pr->b = b[k];
+            pr->pa = (mink_pose){{7.28750393e-12f, 0, -3}, {0, 0, 0, 1}};
+            pr->pb = (mink_pose){{7.28750393e-12f + base[k][0], base[k][1] + offs[o], -3 + base[k][2]}, {0, 0, 0, 1}};
+            pr->cache = NULL;
+        }
+    mink_result r[8];
+    mink_penetration_batch(pairs, 8, r);
+    for (int i = 0; i < 8; ++i) {
+        assert_true(r[i].status == MINK_OK || r[i].status == MINK_MAX_ITERATIONS);
+        const double n2 = (double)r[i].normal.x * r[i].normal.x + (double)r[i].normal.y * r[i].normal.y + (double)r[i].normal.z * r[i].normal.z;
+        assert_true(fabs(n2 - 1.0) < 1e-5);
+        mink_result single;
+        mink_penetration(pairs[i].a, &pairs[i].pa, pairs[i].b, &pairs[i].pb, NULL, &single);
+        assert_true(fabs(r[i].distance - single.distance) < 1e-4 * 4.0);
+    }
+}
+
 /* A hull of 13 points about 1e-23 across (found by fuzzing) inside a ball
  * of radius 1.99 at the same position: the SIMD kernel's EPA weighted its
  * witnesses by 1 / (a sum near the denormals), which overflowed, and gave
@@ -413,6 +449,7 @@ int main(void)
         cmocka_unit_test(test_capsule_deep_in_long_box),
         cmocka_unit_test(test_needle_beside_capsule),
         cmocka_unit_test(test_batch_ball_at_long_capsule_end),
+        cmocka_unit_test(test_batch_speck_offsets_unit_normal),
         cmocka_unit_test(test_last_resolve_keeps_double_answer),
         cmocka_unit_test(test_speck_box_in_ball_unit_normal),
         cmocka_unit_test(test_speck_hull_in_ball_finite_witnesses),
