@@ -61,9 +61,10 @@ static v4 resolve_double(simd_simplex *s, unsigned bits)
 
 /* The four points hold the origin by a clear margin, lanes = faces (face i
  * omits point i): for each face, the origin and the point it omits on the
- * same side of its plane, both at least MINK_GJK_INSIDE_REL S from it, and
- * the face no sliver (its normal, a cross product of edges, is then
- * accurate). Then double precision cannot disagree and is not asked. */
+ * same side of its plane, by at least MINK_GJK_INSIDE_REL S times the
+ * product of the face's edge lengths (n unnormalized), which float
+ * rounding cannot fake. Then double precision cannot disagree and is not
+ * asked. */
 static int origin_clearly_inside(const simd_simplex *s, float scale)
 {
     const v4 pts[4] = {s->vert[0].w, s->vert[1].w, s->vert[2].w, s->vert[3].w};
@@ -78,15 +79,14 @@ static int origin_clearly_inside(const simd_simplex *s, float scale)
     }
     v4 n[3];
     v4_cross_rows(e1, e2, n);
-    const v4 n2 = v4_dot_rows(n, n), l1 = v4_dot_rows(e1, e1), l2 = v4_dot_rows(e2, e2);
+    const v4 l1 = v4_dot_rows(e1, e1), l2 = v4_dot_rows(e2, e2);
     /* n.(0 - a) and n.(omitted - a) */
     const v4 side_o = v4_neg(v4_dot_rows(n, a));
     const v4 side_p = v4_dot_rows(n, o);
     const float m = MINK_GJK_INSIDE_REL * scale;
-    const v4 need = v4_mul(v4_splat(m * m), n2);
-    const v4m ok = v4_and(v4_and(v4_cmpgt(v4_mul(side_o, side_p), v4_zero()),
-                                 v4_and(v4_cmpge(v4_mul(side_o, side_o), need), v4_cmpge(v4_mul(side_p, side_p), need))),
-                          v4_cmpge(n2, v4_mul(v4_splat(MINK_GJK_INSIDE_SIN * MINK_GJK_INSIDE_SIN), v4_mul(l1, l2))));
+    const v4 need = v4_mul(v4_splat(m * m), v4_mul(l1, l2));
+    const v4m ok = v4_and(v4_and(v4_cmpgt(v4_mul(side_o, side_p), v4_zero()), v4_cmpge(need, v4_splat(MINK_GJK_INSIDE_MIN))),
+                          v4_and(v4_cmpge(v4_mul(side_o, side_o), need), v4_cmpge(v4_mul(side_p, side_p), need)));
     return v4_all(ok);
 }
 

@@ -436,6 +436,90 @@ static void test_capsule_at_thin_hull_edge(void **state)
     }
 }
 
+/* A point near the faces of tetrahedra (about 1 across: regular, flat
+ * 2e-6 thick, and needles 2e-6 wide), 3e-3 or 3e-2 inside or outside each
+ * face's centroid. GJK ends on the whole tetrahedron, and the float check
+ * that its points hold the origin trusts only a margin that rounding
+ * cannot fake (MINK_GJK_INSIDE_REL; a check that always says "inside"
+ * fails here). Exact answers in double: outside, the distance to the
+ * face's plane (the centroid is the closest point); inside, the least
+ * distance to the four planes. */
+static double plane_offset(double t[4][3], int face, const double p[3])
+{
+    const double *a = t[(face + 1) & 3], *b = t[(face + 2) & 3], *c = t[(face + 3) & 3], *o = t[face];
+    const double e[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, g[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double n[3] = {e[1] * g[2] - e[2] * g[1], e[2] * g[0] - e[0] * g[2], e[0] * g[1] - e[1] * g[0]};
+    const double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    const double side = (o[0] - a[0]) * n[0] + (o[1] - a[1]) * n[1] + (o[2] - a[2]) * n[2];
+    const double s = side > 0 ? -1.0 / len : 1.0 / len; /* outward unit normal */
+    return ((p[0] - a[0]) * n[0] + (p[1] - a[1]) * n[1] + (p[2] - a[2]) * n[2]) * s;
+}
+
+static void test_point_near_tetrahedron_faces(void **state)
+{
+    (void)state;
+    _Alignas(MINK_HULL_ALIGN) static unsigned char mem[1024];
+    uint32_t seed = 12345u;
+    const mink_shape point = mink_sphere(0);
+    const mink_pose home = {{0, 0, 0}, {0, 0, 0, 1}};
+    int tested = 0;
+    for (int k = 0; k < 150; ++k) {
+        float xyz[4][3];
+        double t[4][3];
+        for (int i = 0; i < 4; ++i)
+            for (int c = 0; c < 3; ++c) {
+                seed = seed * 1664525u + 1013904223u;
+                double x = (double)(seed >> 8) / 16777216.0 - 0.5;
+                if (k % 3 == 1 && c == 2) x *= 2e-6; /* flat */
+                if (k % 3 == 2 && c != 0) x *= 2e-6; /* a needle along x */
+                xyz[i][c] = (float)(x + 0.3);
+                t[i][c] = xyz[i][c];
+            }
+        mink_shape tet;
+        assert_int_equal(mink_hull_init(&tet, mem, sizeof mem, &xyz[0][0], 4, 0.0f), MINK_OK);
+        for (int face = 0; face < 4; ++face)
+            for (int sign = -1; sign <= 1; sign += 2)
+                for (double delta = 3e-3; delta < 0.1; delta *= 10) {
+                    const double *a = t[(face + 1) & 3], *b = t[(face + 2) & 3], *c = t[(face + 3) & 3];
+                    double q[3], out[3];
+                    for (int j = 0; j < 3; ++j) q[j] = (a[j] + b[j] + c[j]) / 3.0;
+                    const double off = plane_offset(t, face, q);
+                    /* the outward normal: the offset of q plus a unit step along each axis */
+                    for (int j = 0; j < 3; ++j) {
+                        double u[3] = {q[0], q[1], q[2]};
+                        u[j] += 1.0;
+                        out[j] = plane_offset(t, face, u) - off;
+                    }
+                    const mink_pose pb = {{(float)(q[0] + sign * delta * out[0]), (float)(q[1] + sign * delta * out[1]),
+                                           (float)(q[2] + sign * delta * out[2])}, {0, 0, 0, 1}};
+                    const double p[3] = {pb.p.x, pb.p.y, pb.p.z};
+                    double inside = INFINITY, outside = -INFINITY;
+                    for (int f = 0; f < 4; ++f) {
+                        const double o = plane_offset(t, f, p);
+                        if (-o < inside) inside = -o;
+                        if (o > outside) outside = o;
+                    }
+                    /* outside: only past this face; inside: with room to spare */
+                    if (sign > 0 && outside != plane_offset(t, face, p)) continue;
+                    if (sign < 0 && !(inside > 1e-4)) continue;
+                    const double expect = sign > 0 ? outside : -inside;
+                    for (int kernel = 0; kernel < 2; ++kernel) {
+                        mink_result r;
+                        const mink_status st = kernel == 0 ? mink_ref_penetration(&tet, &home, &point, &pb, NULL, &r)
+                                                           : mink_penetration(&tet, &home, &point, &pb, NULL, &r);
+                        assert_int_equal(st, MINK_OK);
+                        assert_true(fabs(r.distance - expect) <= DEPTH_TOL);
+                        const mink_status sd = kernel == 0 ? mink_ref_distance(&tet, &home, &point, &pb, NULL, &r)
+                                                           : mink_distance(&tet, &home, &point, &pb, NULL, &r);
+                        assert_int_equal(sd, MINK_OK);
+                        assert_true(fabs(r.distance - (expect > 0 ? expect : 0.0)) <= DEPTH_TOL);
+                    }
+                    tested++;
+                }
+    }
+    assert_true(tested > 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -454,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_speck_box_in_ball_unit_normal),
         cmocka_unit_test(test_speck_hull_in_ball_finite_witnesses),
         cmocka_unit_test(test_capsule_at_thin_hull_edge),
+        cmocka_unit_test(test_point_near_tetrahedron_faces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

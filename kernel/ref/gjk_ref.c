@@ -78,10 +78,10 @@ static v3 resolve_double(ref_simplex *s, unsigned bits)
 }
 
 /* The four points hold the origin by a clear margin: for each face, the
- * origin and the point the face omits on the same side of its plane, both
- * at least MINK_GJK_INSIDE_REL S from it, and the face no sliver (its
- * normal, a cross product of edges, is then accurate). Then double
- * precision cannot disagree and is not asked. */
+ * origin and the point the face omits on the same side of its plane, by at
+ * least MINK_GJK_INSIDE_REL S times the product of the face's edge lengths
+ * (n unnormalized), which float rounding cannot fake. Then double precision
+ * cannot disagree and is not asked. */
 static int origin_clearly_inside(const ref_simplex *s, float scale)
 {
     const float m = MINK_GJK_INSIDE_REL * scale;
@@ -89,10 +89,10 @@ static int origin_clearly_inside(const ref_simplex *s, float scale)
         const v3 a = s->vert[(i + 1) & 3u].w, b = s->vert[(i + 2) & 3u].w, c = s->vert[(i + 3) & 3u].w;
         const v3 e1 = v3_sub(b, a), e2 = v3_sub(c, a);
         const v3 n = v3_cross(e1, e2);
-        const float n2 = v3_len2(n);
+        const float need = m * m * (v3_len2(e1) * v3_len2(e2));
         const float side_o = -v3_dot(n, a), side_p = v3_dot(n, v3_sub(s->vert[i].w, a));
-        if (!(side_o * side_p > 0.0f) || !(side_o * side_o >= m * m * n2) || !(side_p * side_p >= m * m * n2) ||
-            !(n2 >= MINK_GJK_INSIDE_SIN * MINK_GJK_INSIDE_SIN * (v3_len2(e1) * v3_len2(e2))))
+        if (!(side_o * side_p > 0.0f) || !(side_o * side_o >= need) || !(side_p * side_p >= need) ||
+            !(need >= MINK_GJK_INSIDE_MIN))
             return 0;
     }
     return 1;
