@@ -81,10 +81,14 @@ static v3 resolve_double(ref_simplex *s, unsigned bits)
  * origin and the point the face omits on the same side of its plane, by at
  * least MINK_GJK_INSIDE_REL S times the product of the face's edge lengths
  * (n unnormalized), which float rounding cannot fake. Then double precision
- * cannot disagree and is not asked. */
-static int origin_clearly_inside(const ref_simplex *s, float scale)
+ * cannot disagree and is not asked, and the origin's weights are the ratios
+ * side_o / side_p (its height over each face against the omitted point's),
+ * which float gets right where the Cramer recursion from dot products does
+ * not (flat tetrahedra). */
+static int origin_clearly_inside(ref_simplex *s, float scale)
 {
     const float m = MINK_GJK_INSIDE_REL * scale;
+    float heights[4], sum = 0.0f;
     for (unsigned i = 0; i < 4; ++i) {
         const v3 a = s->vert[(i + 1) & 3u].w, b = s->vert[(i + 2) & 3u].w, c = s->vert[(i + 3) & 3u].w;
         const v3 e1 = v3_sub(b, a), e2 = v3_sub(c, a);
@@ -94,7 +98,10 @@ static int origin_clearly_inside(const ref_simplex *s, float scale)
         if (!(side_o * side_p > 0.0f) || !(side_o * side_o >= need) || !(side_p * side_p >= need) ||
             !(need >= MINK_GJK_INSIDE_MIN))
             return 0;
+        heights[i] = side_o / side_p;
+        sum += heights[i];
     }
+    for (unsigned i = 0; i < 4; ++i) s->lambda[i] = heights[i] / sum;
     return 1;
 }
 

@@ -692,14 +692,37 @@ static void check_valid_result(const char *ctx, const char *query, const mink_re
     }
 }
 
+/* An overlapping distance answer gives a common point: point_a = point_b,
+ * within WITNESS_REL * L of each shape (the reference's distance from it). */
+static void check_common_point(const char *name, const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                               const mink_pose *pb, const mink_result *r, double L)
+{
+    if (r->status < 0 || r->distance != 0.0f) return;
+    if (memcmp(&r->point_a, &r->point_b, sizeof r->point_a) != 0) {
+        dump_result(stderr, "distance", r);
+        violation("%s distance: overlapping, but point_a != point_b", name);
+    }
+    const mink_shape point = mink_sphere(0);
+    const mink_pose at = {r->point_a, {0, 0, 0, 1}};
+    mink_result da, db;
+    if (mink_ref_distance(&point, &at, a, pa, NULL, &da) < 0 || mink_ref_distance(&point, &at, b, pb, NULL, &db) < 0)
+        return; /* a point past MINK_MAX_MAGNITUDE: nothing to measure with */
+    if (da.distance > WITNESS_REL * L || db.distance > WITNESS_REL * L) {
+        dump_result(stderr, "distance", r);
+        violation("%s distance: the common point is %.9g from A and %.9g from B (limit %.9g)", name, da.distance,
+                  db.distance, WITNESS_REL * L);
+    }
+}
+
 /* Runs the three queries of a kernel; caches[q] is the cache of query q. */
 static void run_queries(const kernel *k, const mink_shape *a, const mink_pose *pa, const mink_shape *b,
-                        const mink_pose *pb, mink_cache *const caches[3], answer *out)
+                        const mink_pose *pb, mink_cache *const caches[3], answer *out, double L)
 {
     out->hit = k->intersect(a, pa, b, pb, caches[0]);
     poison(&out->dist);
     mink_status st = k->distance(a, pa, b, pb, caches[1], &out->dist);
     if (st != out->dist.status) violation("%s distance returned %d but wrote status %d", k->name, (int)st, (int)out->dist.status);
+    check_common_point(k->name, a, pa, b, pb, &out->dist, L);
     poison(&out->pen);
     st = k->penetration(a, pa, b, pb, caches[2], &out->pen);
     if (st != out->pen.status) violation("%s penetration returned %d but wrote status %d", k->name, (int)st, (int)out->pen.status);
@@ -826,7 +849,7 @@ static void cache_scenarios(const scenario *s, int ki, const answer *cold, int e
 
     /* 1. an empty cache, then the same query again warm */
     memset(c, 0, sizeof c);
-    run_queries(k, a, &s->pa, b, &s->pb, pc, &x);
+    run_queries(k, a, &s->pa, b, &s->pb, pc, &x, s->L);
     snprintf(ctx, sizeof ctx, "%s, empty cache", k->name);
     check_answer(ctx, &x, expect, s->L);
     check_agree(ctx, cold, &x, s->L, 1);
@@ -837,7 +860,7 @@ static void cache_scenarios(const scenario *s, int ki, const answer *cold, int e
         }
         return;
     }
-    run_queries(k, a, &s->pa, b, &s->pb, pc, &y);
+    run_queries(k, a, &s->pa, b, &s->pb, pc, &y, s->L);
     snprintf(ctx, sizeof ctx, "%s, warm cache", k->name);
     check_answer(ctx, &y, expect, s->L);
     check_agree(ctx, cold, &y, s->L, 1);
@@ -846,11 +869,11 @@ static void cache_scenarios(const scenario *s, int ki, const answer *cold, int e
     const int expect2 = expect_and(expect_and(s->a.expect, s->b.expect), expect_and(s->expect_pa, s->expect_pb2));
     answer cold2;
     mink_cache *none[3] = {NULL, NULL, NULL};
-    run_queries(k, a, &s->pa, b, &s->pb2, none, &cold2);
+    run_queries(k, a, &s->pa, b, &s->pb2, none, &cold2, s->L);
     snprintf(ctx, sizeof ctx, "%s, moved, cold", k->name);
     check_answer(ctx, &cold2, expect2, s->L);
     for (int q = 0; q < 3; ++q) copy_cache(&before[q], &c[q]);
-    run_queries(k, a, &s->pa, b, &s->pb2, pc, &x);
+    run_queries(k, a, &s->pa, b, &s->pb2, pc, &x, s->L);
     snprintf(ctx, sizeof ctx, "%s, moved, warm", k->name);
     check_answer(ctx, &x, expect2, s->L);
     check_agree(ctx, &cold2, &x, s->L, 1);
@@ -860,15 +883,15 @@ static void cache_scenarios(const scenario *s, int ki, const answer *cold, int e
 
     /* 3. one cache shared by the three queries in turn */
     memset(c, 0, sizeof c);
-    run_queries(k, a, &s->pa, b, &s->pb, shared, &x);
-    run_queries(k, a, &s->pa, b, &s->pb, shared, &y);
+    run_queries(k, a, &s->pa, b, &s->pb, shared, &x, s->L);
+    run_queries(k, a, &s->pa, b, &s->pb, shared, &y, s->L);
     snprintf(ctx, sizeof ctx, "%s, shared cache", k->name);
     check_answer(ctx, &y, expect, s->L);
     check_agree(ctx, cold, &y, s->L, 1);
 
     /* 4. raw bytes from the input: must be detected or harmless */
     for (int q = 0; q < 3; ++q) memcpy(&c[q], raw, sizeof c[q]);
-    run_queries(k, a, &s->pa, b, &s->pb, pc, &x);
+    run_queries(k, a, &s->pa, b, &s->pb, pc, &x, s->L);
     snprintf(ctx, sizeof ctx, "%s, raw garbage cache", k->name);
     check_answer(ctx, &x, expect, s->L);
     check_agree(ctx, cold, &x, s->L, 1);
@@ -882,7 +905,7 @@ static void cache_scenarios(const scenario *s, int ki, const answer *cold, int e
         memset(&c[q], 0, sizeof c[q]);
         mink_cache_store(&c[q], a, b, forged, &prev);
     }
-    run_queries(k, a, &s->pa, b, &s->pb, pc, &x);
+    run_queries(k, a, &s->pa, b, &s->pb, pc, &x, s->L);
     snprintf(ctx, sizeof ctx,
              "%s, forged cache (axis %.9g %.9g %.9g, count %u, outcome %u, ia %u %u %u %u, ib %u %u %u %u, frames %u)",
              k->name, forged->axis[0], forged->axis[1], forged->axis[2], forged->count, forged->outcome,
@@ -893,8 +916,8 @@ static void cache_scenarios(const scenario *s, int ki, const answer *cold, int e
 
     /* 6. a cache the other kernel filled (the format is shared) */
     memset(c, 0, sizeof c);
-    run_queries(&kernels[1 - ki], a, &s->pa, b, &s->pb, pc, &y);
-    run_queries(k, a, &s->pa, b, &s->pb, pc, &x);
+    run_queries(&kernels[1 - ki], a, &s->pa, b, &s->pb, pc, &y, s->L);
+    run_queries(k, a, &s->pa, b, &s->pb, pc, &x, s->L);
     snprintf(ctx, sizeof ctx, "%s, cache filled by %s", k->name, kernels[1 - ki].name);
     check_answer(ctx, &x, expect, s->L);
     check_agree(ctx, cold, &x, s->L, 1);
@@ -988,7 +1011,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int ki = 0; ki < 2; ++ki) {
             char ctx[32];
             snprintf(ctx, sizeof ctx, "%s, cold", kernels[ki].name);
-            run_queries(&kernels[ki], &s.a.s, &s.pa, &s.b.s, &s.pb, none, &cold[ki]);
+            run_queries(&kernels[ki], &s.a.s, &s.pa, &s.b.s, &s.pb, none, &cold[ki], s.L);
             check_answer(ctx, &cold[ki], expect, s.L);
             /* intersect_ex: same verdict, a unit axis when separated */
             mink_result info;
@@ -1025,7 +1048,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 mink_cache *none3[3] = {NULL, NULL, NULL};
                 char ctx[32];
                 snprintf(ctx, sizeof ctx, "%s, swapped", kernels[ki].name);
-                run_queries(&kernels[ki], &s.b.s, &s.pb, &s.a.s, &s.pa, none3, &sw);
+                run_queries(&kernels[ki], &s.b.s, &s.pb, &s.a.s, &s.pa, none3, &sw, s.L);
                 check_answer(ctx, &sw, expect, s.L);
                 check_agree(ctx, &cold[ki], &sw, s.L, 0);
             }
