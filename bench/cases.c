@@ -802,6 +802,21 @@ static int check_normal(const mink_case *c, const mink_result *r, double tol, ch
                   n[0], n[1], n[2], a, c->normal[0], c->normal[1], c->normal[2], limit);
 }
 
+int case_check_common_point(const mink_case *c, const mink_result *r, double tol, char *why, size_t whylen)
+{
+    if (memcmp(&r->point_a, &r->point_b, sizeof r->point_a) != 0)
+        return reject(why, whylen, "overlapping, but point_a != point_b");
+    const mink_shape point = mink_sphere(0.0f);
+    const mink_pose at = {r->point_a, {0.0f, 0.0f, 0.0f, 1.0f}};
+    mink_result da, db;
+    if (mink_ref_distance(&point, &at, &c->a, &c->pa, NULL, &da) < 0 ||
+        mink_ref_distance(&point, &at, &c->b, &c->pb, NULL, &db) < 0)
+        return reject(why, whylen, "common point %.9g %.9g %.9g: not measurable", r->point_a.x, r->point_a.y, r->point_a.z);
+    if (da.distance <= tol && db.distance <= tol) return 1;
+    return reject(why, whylen, "common point %.9g %.9g %.9g is %.3g from A and %.3g from B (tol %.3g)", r->point_a.x,
+                  r->point_a.y, r->point_a.z, da.distance, db.distance, tol);
+}
+
 int case_check(const mink_case *c, int query, const mink_result *r, char *why, size_t whylen)
 {
     if (why && whylen) why[0] = '\0';
@@ -826,11 +841,11 @@ int case_check(const mink_case *c, int query, const mink_result *r, char *why, s
             if (fabs(gd - wd) > tol)
                 return reject(why, whylen, "near-touching: expected distance %.9g (%s %.9g), got %.9g (tol %.3g)",
                               wd, kind_name(c->kind), c->value, gd, tol);
-            return got_sep ? check_witness(c, r, tol, 0, why, whylen) : 1;
+            return got_sep ? check_witness(c, r, tol, 0, why, whylen) : case_check_common_point(c, r, tol, why, whylen);
         }
-        if (c->kind == CASE_PEN) { /* no depth from this query: only the kind */
+        if (c->kind == CASE_PEN) { /* no depth from this query: the kind and a common point */
             if (got_sep) return reject(why, whylen, "expected pen %.9g, got sep %.9g", c->value, got);
-            return 1;
+            return case_check_common_point(c, r, tol, why, whylen);
         }
         if (!got_sep) return reject(why, whylen, "expected sep %.9g, got overlapping (distance %.9g)", c->value, got);
         if (fabs(got - want) > tol)

@@ -63,6 +63,12 @@ enum case_query { CASE_QUERY_INTERSECT = 0, CASE_QUERY_DISTANCE = 1, CASE_QUERY_
  *  (> 0 separated, <= 0 overlapping). */
 int case_check(const mink_case *c, int query, const mink_result *r, char *why, size_t whylen);
 
+/* An overlapping distance answer (r->distance <= 0) gives a common point:
+ * point_a = point_b, within tol of both shapes (the reference's distance
+ * from the point, a sphere of radius 0). case_check asks this at FORMAT.md's
+ * 1e-4 L; returns 1 or 0 with the reason in why. */
+int case_check_common_point(const mink_case *c, const mink_result *r, double tol, char *why, size_t whylen);
+
 /** Prints one results-format line (FORMAT.md): "<id> sep|pen ..." or "<id> err <status>".
  *  A distance or intersect query prints an overlapping pair as pen 0. */
 void case_print_result(FILE *f, const mink_case *c, int query, const mink_result *r);
