@@ -1,8 +1,9 @@
 /* The backstop of both kernels' simplex solvers: the point of the convex
  * hull of up to four points closest to the origin, by Johnson's subalgorithm
  * in double precision over every subset (no caching). GJK calls it only when
- * the float answer is in doubt: before declaring four points to hold the
- * origin, and when it would stop with bounds that disagree. */
+ * the float answer is in doubt: four points that hold the origin by less
+ * than a margin rounding cannot fake (MINK_GJK_INSIDE_REL), and a stop with
+ * bounds that disagree. */
 #ifndef MINK_CLOSEST_DOUBLE_H
 #define MINK_CLOSEST_DOUBLE_H
 
