@@ -8,7 +8,7 @@
 /* The closest point recomputed from its feature's normal (Catto, GDC 2010):
  * cross products of edges instead of the weighted sum, whose rounding tilts
  * the normal at small distances. */
-static v4 refined_v(const simd_simplex *s, v4 v, float vv)
+static v4 refined_v(const simd_simplex *s, v4 v, float vv, float scale)
 {
     /* the points in slot order: the lowest, the next, the one after */
     const unsigned b0 = s->bits, b1 = b0 & (b0 - 1), b2 = b1 & (b1 - 1);
@@ -37,9 +37,11 @@ static v4 refined_v(const simd_simplex *s, v4 v, float vv)
         len2 = v4_len2(m);
     }
     const v4 r = v4_scale(m, v4_dot(m, p0) / len2);
-    /* kept within 10 % of v: on a sliver (a needle's triangle, 2 x 1e-5)
-     * the cross product is itself noise */
-    return v4_len2(v4_sub(r, v)) <= 0.01f * vv ? r : v;
+    /* kept within 10 % of v and within MINK_GJK_REFINE_REL S: on a sliver
+     * (a needle's triangle, 2 x 1e-5) or a feature whose edges are
+     * rounding (tiny shapes far apart) the cross product is itself noise */
+    const float d2 = v4_len2(v4_sub(r, v)), near = MINK_GJK_REFINE_REL * scale;
+    return d2 <= 0.01f * vv && d2 <= near * near ? r : v;
 }
 
 /* The simplex's points in `bits` solved again in double precision: sets the
@@ -248,5 +250,5 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         dir_inv_h = next_inv_h;
     }
     out->iterations = iterations;
-    out->v = out->overlap ? v : refined_v(s, v, vv); /* vv = |v|^2 */
+    out->v = out->overlap ? v : refined_v(s, v, vv, pair->scale); /* vv = |v|^2 */
 }

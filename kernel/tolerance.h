@@ -36,6 +36,15 @@
 /* A tetrahedron whose volume is below this times S^3 is treated as flat. */
 #define MINK_FLAT_VOLUME_REL 1e-9f
 
+/* GJK's closest point recomputed from its feature's normal (cross products
+ * of edges) replaces the weighted sum v only within this times S of it: the
+ * two differ by v's rounding, a few eps S, when the normal is sound. A
+ * feature whose edges are themselves rounding (shapes 1e-7 across, 2 apart:
+ * points quantized to 2.4e-7) has a normal that may point anywhere, and
+ * within the relative 10 % window this replaced it shortened a distance of
+ * 2 by 3e-3. */
+#define MINK_GJK_REFINE_REL 1e-5f
+
 /* Iteration caps: GJK adds one support point per iteration and converges in
  * about 10-20 even on 1024-point hulls; 64 means something is cycling. */
 #define MINK_GJK_MAX_ITERATIONS 64

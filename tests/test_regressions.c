@@ -520,6 +520,65 @@ static void test_point_near_tetrahedron_faces(void **state)
     assert_true(tested > 1000);
 }
 
+/* Two hulls about 1e-7 across, B rounded by 1e-7, cores apart by 2 after B
+ * moved (found by fuzzing): a warm query ended on a triangle whose edges
+ * are the rounding of points about 2 from the origin (float spacing 2.4e-7
+ * there). GJK's closest point recomputed from that triangle's normal, a
+ * normal of noise 3 degrees off, passed the 10 % check and the reference
+ * answered 1.99706 for 2.0000. Exact: every point of each core is within
+ * 2e-7 of its shape's origin, so the distance is 2 within 4e-7. */
+static void test_tiny_hulls_far_apart_warm(void **state)
+{
+    (void)state;
+    static const float pts_a[36][3] = {
+        {5.30522719e-08f, -7.79831311e-08f, -3.32278276e-08f}, {5.30522719e-08f, -7.79831311e-08f, -3.32278276e-08f},
+        {8.55720899e-08f, -3.17893836e-08f, 4.08271141e-08f}, {4.93209136e-08f, -7.98311959e-08f, -3.45604967e-08f},
+        {6.59000392e-08f, -1.65801008e-08f, 7.33640562e-08f}, {6.59000392e-08f, -1.65801008e-08f, 7.33640562e-08f},
+        {-7.59340324e-08f, 3.42846391e-08f, 5.53044899e-08f}, {3.10016475e-08f, -6.43566906e-08f, -6.99793858e-08f},
+        {6.12192963e-08f, -7.37227452e-08f, 2.85859123e-08f}, {-7.59340324e-08f, 3.42846391e-08f, 5.53044899e-08f},
+        {-5.84290021e-08f, 6.24793728e-08f, 5.1791698e-08f}, {-9.37709785e-08f, -6.98062141e-09f, 3.4033441e-08f},
+        {-7.43807789e-08f, 1.15870014e-09f, -6.68293154e-08f}, {-7.43807789e-08f, 1.15870014e-09f, -6.68293154e-08f},
+        {-5.6845213e-08f, -7.80785143e-08f, 2.59300599e-08f}, {7.98567541e-08f, 5.66137537e-08f, -2.04397121e-08f},
+        {4.61259475e-08f, -8.4576449e-08f, 2.68183058e-08f}, {8.55720899e-08f, -3.17893836e-08f, 4.08271141e-08f},
+        {6.0478321e-08f, 1.1725751e-08f, -7.8771059e-08f}, {-7.3124049e-08f, 2.16840217e-08f, -6.4673614e-08f},
+        {5.78907411e-09f, 9.98057459e-08f, 2.30218711e-09f}, {3.10016475e-08f, -6.43566906e-08f, -6.99793858e-08f},
+        {-5.97565304e-08f, 7.75619355e-08f, -2.03298622e-08f}, {7.070539e-08f, -1.81415469e-08f, -6.83493369e-08f},
+        {1.95830605e-08f, -7.95235451e-08f, 5.73803973e-08f}, {3.10016475e-08f, -6.43566906e-08f, -6.99793858e-08f},
+        {-6.684337e-08f, -5.63338673e-08f, -4.85639724e-08f}, {-2.21397549e-08f, 5.19581e-08f, 8.25238615e-08f},
+        {-7.139883e-08f, -5.56092807e-08f, 4.25419167e-08f}, {4.93209136e-08f, -7.98311959e-08f, -3.45604967e-08f},
+        {3.00173326e-08f, 6.48890648e-08f, -6.99168723e-08f}, {7.64796226e-08f, -1.79529458e-08f, 6.18753546e-08f},
+        {1.95340029e-08f, -5.67742919e-09f, 8.73848904e-09f}, {1.95340029e-08f, -2.92446209e-08f, -1.48287018e-08f},
+        {-4.03318845e-09f, -5.67742919e-09f, -1.48287018e-08f},
+        {-4.03318845e-09f, -2.92446209e-08f, 8.73848904e-09f}};
+    static const float pts_b[9][3] = {
+        {1.00000001e-07f, 1.00000001e-07f, 1.00000001e-07f}, {1.00000001e-07f, 1.00000001e-07f, 1.00000001e-07f},
+        {1.00000001e-07f, 1.00000001e-07f, 1.00000001e-07f}, {1.00000001e-07f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f},
+        {9.1661903e-08f, 7.16619013e-08f, 7.16619013e-08f}, {9.1661903e-08f, 4.8338098e-08f, 4.8338098e-08f},
+        {6.83380961e-08f, 7.16619013e-08f, 4.8338098e-08f}, {6.83380961e-08f, 4.8338098e-08f, 7.16619013e-08f}};
+    _Alignas(MINK_HULL_ALIGN) static unsigned char mem_a[4096], mem_b[4096];
+    mink_shape a, b;
+    assert_int_equal(mink_hull_init(&a, mem_a, sizeof mem_a, &pts_a[0][0], 36, 0.0f), MINK_OK);
+    assert_int_equal(mink_hull_init(&b, mem_b, sizeof mem_b, &pts_b[0][0], 9, 1.00000001e-07f), MINK_OK);
+    const mink_pose pa = {{0, 0, 0}, {-0.227056578f, -0.579919338f, -0.579919457f, 0.525197208f}};
+    const mink_pose pb = {{1.00000001e-07f, 1.00000001e-07f, 1.00000001e-07f}, {0, 0, 0, 1}};
+    const mink_pose moved = {{2.00000002e-07f, 2.00000002e-07f, 2.0f}, {0, 0, 0, 1}};
+    for (int kernel = 0; kernel < 2; ++kernel)
+        for (int query = 0; query < 2; ++query) {
+            mink_status (*run)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *,
+                               mink_cache *, mink_result *) =
+                kernel == 0 ? (query == 0 ? mink_ref_distance : mink_ref_penetration)
+                            : (query == 0 ? mink_distance : mink_penetration);
+            mink_cache cache;
+            mink_cache_reset(&cache);
+            mink_result r;
+            run(&a, &pa, &b, &pb, &cache, &r); /* overlapping: warms the cache */
+            for (int warm = 0; warm < 2; ++warm) {
+                assert_true(run(&a, &pa, &b, &moved, warm ? &cache : NULL, &r) >= 0);
+                assert_true(fabs(r.distance - 2.0) < 1e-5);
+            }
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -539,6 +598,7 @@ int main(void)
         cmocka_unit_test(test_speck_hull_in_ball_finite_witnesses),
         cmocka_unit_test(test_capsule_at_thin_hull_edge),
         cmocka_unit_test(test_point_near_tetrahedron_faces),
+        cmocka_unit_test(test_tiny_hulls_far_apart_warm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,16 +20,18 @@ void mink_scalar_simplex_points(const ref_simplex *s, v3 *pa, v3 *pb)
  * a small distance, and tilts the normal; an edge's or a face's normal from
  * cross products does not. Kept only when it agrees with v. */
 /* The feature's normal corrects rounding, a small tilt; on a sliver (a
- * triangle 2 long and 1e-5 wide, from a needle) it is itself noise and
- * may point anywhere (it once shrank a 0.0135 distance to 0). Kept only
- * within 10 % of v. */
-static int refinement_agrees(v3 r, v3 v)
+ * triangle 2 long and 1e-5 wide, from a needle) or a feature whose edges
+ * are rounding (tiny shapes far apart) it is itself noise and may point
+ * anywhere (it once shrank a 0.0135 distance to 0, and a distance of 2 by
+ * 3e-3). Kept only within 10 % of v and within MINK_GJK_REFINE_REL S. */
+static int refinement_agrees(v3 r, v3 v, float scale)
 {
     const v3 d = v3_sub(r, v);
-    return v3_dot(d, d) <= 0.01f * v3_dot(v, v);
+    const float near = MINK_GJK_REFINE_REL * scale;
+    return v3_dot(d, d) <= 0.01f * v3_dot(v, v) && v3_dot(d, d) <= near * near;
 }
 
-static v3 refined_v(const ref_simplex *s, v3 v)
+static v3 refined_v(const ref_simplex *s, v3 v, float scale)
 {
     v3 p[4];
     unsigned n = 0;
@@ -59,7 +61,7 @@ static v3 refined_v(const ref_simplex *s, v3 v)
     if (!(len > 0.0f)) return v;
     const v3 unit = v3_scale(m, 1.0f / len);
     const v3 r = v3_scale(unit, v3_dot(unit, p[0]));
-    return refinement_agrees(r, v) ? r : v;
+    return refinement_agrees(r, v, scale) ? r : v;
 }
 
 /* The simplex's points in `bits` solved again in double precision: sets the
@@ -221,5 +223,5 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
         }
         v = next;
     }
-    out->v = out->overlap ? v : refined_v(s, v);
+    out->v = out->overlap ? v : refined_v(s, v, pair->scale);
 }
