@@ -802,19 +802,30 @@ static int check_normal(const mink_case *c, const mink_result *r, double tol, ch
                   n[0], n[1], n[2], a, c->normal[0], c->normal[1], c->normal[2], limit);
 }
 
-int case_check_common_point(const mink_case *c, const mink_result *r, double tol, char *why, size_t whylen)
+int case_common_point_gaps(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                           const mink_result *r, double gap[2])
 {
-    if (memcmp(&r->point_a, &r->point_b, sizeof r->point_a) != 0)
-        return reject(why, whylen, "overlapping, but point_a != point_b");
+    if (memcmp(&r->point_a, &r->point_b, sizeof r->point_a) != 0) return -1;
     const mink_shape point = mink_sphere(0.0f);
     const mink_pose at = {r->point_a, {0.0f, 0.0f, 0.0f, 1.0f}};
     mink_result da, db;
-    if (mink_ref_distance(&point, &at, &c->a, &c->pa, NULL, &da) < 0 ||
-        mink_ref_distance(&point, &at, &c->b, &c->pb, NULL, &db) < 0)
+    if (mink_ref_distance(&point, &at, a, pa, NULL, &da) < 0 || mink_ref_distance(&point, &at, b, pb, NULL, &db) < 0)
+        return -2;
+    gap[0] = da.distance;
+    gap[1] = db.distance;
+    return 0;
+}
+
+int case_check_common_point(const mink_case *c, const mink_result *r, double tol, char *why, size_t whylen)
+{
+    double gap[2];
+    const int st = case_common_point_gaps(&c->a, &c->pa, &c->b, &c->pb, r, gap);
+    if (st == -1) return reject(why, whylen, "overlapping, but point_a != point_b");
+    if (st == -2)
         return reject(why, whylen, "common point %.9g %.9g %.9g: not measurable", r->point_a.x, r->point_a.y, r->point_a.z);
-    if (da.distance <= tol && db.distance <= tol) return 1;
+    if (gap[0] <= tol && gap[1] <= tol) return 1;
     return reject(why, whylen, "common point %.9g %.9g %.9g is %.3g from A and %.3g from B (tol %.3g)", r->point_a.x,
-                  r->point_a.y, r->point_a.z, da.distance, db.distance, tol);
+                  r->point_a.y, r->point_a.z, gap[0], gap[1], tol);
 }
 
 int case_check(const mink_case *c, int query, const mink_result *r, char *why, size_t whylen)

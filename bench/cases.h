@@ -69,6 +69,12 @@ int case_check(const mink_case *c, int query, const mink_result *r, char *why, s
  * 1e-4 L; returns 1 or 0 with the reason in why. */
 int case_check_common_point(const mink_case *c, const mink_result *r, double tol, char *why, size_t whylen);
 
+/* The measurement behind it, for shapes outside a case: gap[0], gap[1] = the
+ * point's distance from A and from B. Returns 0, -1 when point_a != point_b,
+ * -2 when the point cannot be queried (past MINK_MAX_MAGNITUDE). */
+int case_common_point_gaps(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                           const mink_result *r, double gap[2]);
+
 /** Prints one results-format line (FORMAT.md): "<id> sep|pen ..." or "<id> err <status>".
  *  A distance or intersect query prints an overlapping pair as pen 0. */
 void case_print_result(FILE *f, const mink_case *c, int query, const mink_result *r);

@@ -40,9 +40,9 @@
  * of edges) replaces the weighted sum v only within this times S of it: the
  * two differ by v's rounding, a few eps S, when the normal is sound. A
  * feature whose edges are themselves rounding (shapes 1e-7 across, 2 apart:
- * points quantized to 2.4e-7) has a normal that may point anywhere, and
- * within the relative 10 % window this replaced it shortened a distance of
- * 2 by 3e-3. */
+ * points quantized to 2.4e-7) has a normal that may point anywhere: with
+ * only the relative 10 % window (gjk.c) it shortened a distance of 2 by
+ * 3e-3. */
 #define MINK_GJK_REFINE_REL 1e-5f
 
 /* Iteration caps: GJK adds one support point per iteration and converges in
