@@ -95,7 +95,8 @@ static v4 normalized(v4 v)
 /* A face over vertices a, b, c (point wc) with its plane, in a slot from S;
  * adj is the caller's to set. wc comes by value: the fan's apex stays in a
  * register instead of being reloaded per face. */
-static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsigned b, unsigned c, v4 wc)
+static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsigned b, unsigned c, v4 wc, float *d_out,
+                                   v4 *n_out)
 {
     const v4 wa = P->vert[a].w, wb = P->vert[b].w;
     const v4 n = v4_cross(v4_sub(wb, wa), v4_sub(wc, wa));
@@ -103,7 +104,21 @@ static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsig
     /* tiny n: its square loses precision (or underflows), so scale first */
     const int tiny = !(v4_x(len2) > 1e-30f);
     if (tiny && !v4_any(v4_cmpgt(v4_max(n, v4_neg(n)), v4_zero()))) return NO_FACE;
-    const v4 un = tiny ? normalized(n) : v4_mul(n, v4_div(v4_splat(1.0f), v4_sqrt(len2)));
+    /* d from n itself, scaled by 1 / |n| with the normal: the dot product
+     * with the centroid then runs beside the square root and division,
+     * not after them (the plane of the fan's last face is on EPA's chain
+     * of dependent steps) */
+    const v4 centroid = v4_scale(v4_add(v4_add(wa, wb), wc), 1.0f / 3.0f);
+    v4 un;
+    float d;
+    if (tiny) {
+        un = normalized(n);
+        d = v4_dot(un, centroid);
+    } else {
+        const v4 inv = v4_div(v4_splat(1.0f), v4_sqrt(len2));
+        un = v4_mul(n, inv);
+        d = v4_x(v4_mul(v4_dot_splat(n, centroid), inv));
+    }
     unsigned f;
     if (S->nfree > 0) f = P->free_list[--S->nfree];
     else if (S->nf < MINK_EPA_MAX_FACES) {
@@ -114,12 +129,10 @@ static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsig
     P->nx[f] = v4_x(un);
     P->ny[f] = v4_y(un);
     P->nz[f] = v4_z(un);
-    const float d = v4_dot(un, v4_scale(v4_add(v4_add(wa, wb), wc), 1.0f / 3.0f));
-    /* A plain store, though the closest-face scan soon loads the lane
-     * group around it: a blend into the group (load, select, store) per
-     * face chained the fan's faces through store forwarding, and measured
-     * about 1 % slower on the penetration groups. */
-    P->d[f] = d < INFINITY ? d : 3.0e38f; /* kept alive, never closest */
+    *n_out = un;
+    /* A plain store: the lane loads of the next scan come an iteration
+     * later (expand scans the faces that stay before its fan). */
+    *d_out = P->d[f] = d < INFINITY ? d : 3.0e38f; /* kept alive, never closest */
     /* the row in one store (snapshot() loads it whole), not of char type */
     P->fv[f].all = ((face_row){{(uint8_t)a, (uint8_t)b, (uint8_t)c, 0}}).all;
     return f;
@@ -127,15 +140,18 @@ static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsig
 
 static unsigned add_face(simd_poly *P, face_slots *S, unsigned a, unsigned b, unsigned c)
 {
-    return add_face_w(P, S, a, b, c, P->vert[c].w);
+    float d;
+    v4 n;
+    return add_face_w(P, S, a, b, c, P->vert[c].w, &d, &n);
 }
 
 static v4 face_normal(const simd_poly *P, unsigned f) { return v4_set(P->nx[f], P->ny[f], P->nz[f], 0.0f); }
 
-/* A face the walk removes: freed and marked removed for the walk; its
- * d = +inf is left to expand(), as the fan usually reuses the slot. */
+/* A face the walk removes: freed, dead (d = +inf) for the scan of the
+ * faces that stay, and marked removed for the walk. */
 static void unlink_face(simd_poly *P, face_slots *S, unsigned f)
 {
+    P->d[f] = INFINITY;
     P->fv[f].v[3] = REMOVED;
     P->free_list[S->nfree++] = (uint8_t)f;
 }
@@ -181,12 +197,13 @@ static int build_start(simd_poly *P)
     } else {
         const v4 inv = v4_div(v4_splat(1.0f), v4_sqrt(len2));
         const v4 ux = v4_mul(n[0], inv), uy = v4_mul(n[1], inv), uz = v4_mul(n[2], inv);
-        /* v4_dot with the centroid, its pad lane's product (+0) included */
+        /* v4_dot of n with the centroid, its pad lane's product (+0)
+         * included, times 1 / |n| */
         const v4 third = v4_splat(1.0f / 3.0f);
-        const v4 px = v4_mul(ux, v4_mul(v4_add(v4_add(a[0], b[0]), c[0]), third));
-        const v4 py = v4_mul(uy, v4_mul(v4_add(v4_add(a[1], b[1]), c[1]), third));
-        const v4 pz = v4_mul(uz, v4_mul(v4_add(v4_add(a[2], b[2]), c[2]), third));
-        const v4 d = v4_add(v4_add(px, py), v4_add(pz, v4_zero()));
+        const v4 px = v4_mul(n[0], v4_mul(v4_add(v4_add(a[0], b[0]), c[0]), third));
+        const v4 py = v4_mul(n[1], v4_mul(v4_add(v4_add(a[1], b[1]), c[1]), third));
+        const v4 pz = v4_mul(n[2], v4_mul(v4_add(v4_add(a[2], b[2]), c[2]), third));
+        const v4 d = v4_mul(v4_add(v4_add(px, py), v4_add(pz, v4_zero())), inv);
         const v4 d_kept = v4_select(v4_cmpgt(v4_splat(INFINITY), d), d, v4_splat(3.0e38f)); /* as add_face */
         v4_store(P->nx, ux);
         v4_store(P->ny, uy);
@@ -300,20 +317,23 @@ static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_ep
     return build_start(P) ? 1 : -1;
 }
 
+/* A face and its plane distance d. */
+typedef struct face_pick { unsigned f; float d; } face_pick;
+
 /* The closest of the faces in the first 2 to 4 lane-widths (lanes of type
  * T, operations P##_..., LANES of them), as a function `name`: each read,
  * no loop, a tree of minima, then the first lane holding it. Slots past
  * nf hold +inf (build_start set them dead); all dead: face 0, as the scan
  * in closest_face. */
 #define DEFINE_CLOSEST_FIXED(name, T, P, LANES)                                                         \
-    static unsigned name(const simd_poly *P_)                                                           \
+    MINK_ALWAYS_INLINE face_pick name(const simd_poly *P_)                                              \
     {                                                                                                   \
         const T d0 = P##_load(P_->d), d1 = P##_load(P_->d + (LANES));                                   \
         const T d2 = P##_load(P_->d + 2 * (LANES)), d3 = P##_load(P_->d + 3 * (LANES));                 \
         const T min4 = P##_min(P##_min(d0, d1), P##_min(d2, d3));                                       \
-        const T top = P##_from_v4(v4_splat_x(v4_hmin_splat(P##_fold_min(min4))));                       \
-        const uint64_t bits = P##_eq_bits4(d0, d1, d2, d3, top);                                        \
-        return (unsigned)__builtin_ctzll(bits | (bits == 0));                                           \
+        const v4 least = v4_hmin_splat(P##_fold_min(min4));                                             \
+        const uint64_t bits = P##_eq_bits4(d0, d1, d2, d3, P##_from_v4(least));                        \
+        return (face_pick){(unsigned)__builtin_ctzll(bits | (bits == 0)), v4_x(least)};                 \
     }
 DEFINE_CLOSEST_FIXED(closest_fixed_narrow, vn, vn, MINK_N_LANES)
 #if MINK_N_LANES < MINK_W_LANES
@@ -321,9 +341,9 @@ DEFINE_CLOSEST_FIXED(closest_fixed, vw, vw, MINK_W_LANES)
 #endif
 
 /* Lane-wide argmin of the plane distances (dead faces hold +inf): the
- * lowest index among the smallest. Up to 4 * MINK_N_LANES faces (or with
+ * lowest index among the smallest, and its distance. Up to 4 * MINK_N_LANES faces (or with
  * AVX-512 4 * MINK_W_LANES) without a loop. */
-static unsigned closest_face(const simd_poly *P)
+MINK_ALWAYS_INLINE face_pick closest_face(const simd_poly *P)
 {
     if (P->nf <= 4 * MINK_N_LANES) return closest_fixed_narrow(P);
 #if MINK_N_LANES < MINK_W_LANES
@@ -340,7 +360,8 @@ static unsigned closest_face(const simd_poly *P)
         idx = vw_add(idx, step);
     }
     float top;
-    return vw_argmax(best, best_i, &top);
+    const unsigned f = vw_argmax(best, best_i, &top);
+    return (face_pick){f, -top};
 }
 
 /* What a walk from the expanded face (normal n0) tests the faces it
@@ -380,9 +401,16 @@ static int has_vertex(const simd_poly *P, const simd_vertex *w)
     return 0;
 }
 
-/* Replaces the faces w (vertex iw) sees, found by a walk from f0 (normal
- * n0) over the faces adjacent to seen ones, by a fan from w to the horizon. */
-static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
+/* Replaces the faces w (vertex iw; its point passed, not reloaded) sees,
+ * found by a walk from f0 (normal n0) over the faces adjacent to seen ones,
+ * by a fan from w to the horizon, and picks the closest face of the result
+ * with its normal. The faces that stay are scanned between walk and fan,
+ * and the fan's faces compared as they come, in registers: a scan after
+ * the fan waited for its scalar stores to reach the cache (a lane load
+ * over stores in flight is not forwarded) and then took its own chain of
+ * minima. 12 % off hull32-pen's penetration queries (AVX2). */
+static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, v4 w, float eps, face_pick *closest,
+                  v4 *closest_n)
 {
     /* a horizon edge: face g's edge e, which runs from vertex `from` to `to` */
     typedef struct { edge_ref edge; uint8_t from, to; } horizon_edge;
@@ -390,8 +418,6 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
     horizon_edge horizon[MINK_EPA_MAX_FACES];
     unsigned nstack = 3, nhorizon = 0;
     face_slots S = {P->nf, P->nfree};
-    const unsigned nfree0 = S.nfree;
-    const v4 w = P->vert[iw].w;
     const walk_view V = {v4_x(w), v4_y(w), v4_z(w), v4_x(n0), v4_y(n0), v4_z(n0), eps};
 
     unlink_face(P, &S, f0);
@@ -414,6 +440,8 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
     }
 
     if (nhorizon < 3) return 0; /* nothing left to fan: not a closed polytope */
+    face_pick best = closest_face(P); /* slots the fan appends read dead here */
+    v4 best_n = face_normal(P, best.f);
     /* The walk meets the horizon in order, clockwise seen from outside:
      * each edge ends where the one before it starts (the last where the
      * first starts). So each new face meets the one made before it: its
@@ -427,8 +455,16 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
         if (b != before || (starts[a / 64] & bit)) return 0;
         starts[a / 64] |= bit;
         before = a;
-        const unsigned f = add_face_w(P, &S, a, b, iw, w); /* w held, not reloaded */
+        float d;
+        v4 n;
+        const unsigned f = add_face_w(P, &S, a, b, iw, w, &d, &n); /* w held, not reloaded */
         if (f == NO_FACE) return 0;
+        /* on a tie the face that stays, then the fan's earlier face: a
+         * fixed order, the same on every backend */
+        const int nearer = d < best.d;
+        best_n = v4_select(v4_cmpgt(v4_splat(best.d), v4_splat(d)), n, best_n);
+        best.f = nearer ? f : best.f;
+        best.d = nearer ? d : best.d;
         const edge_ref r = horizon[k].edge;
         P->adj[f][0] = r;
         P->adj[ref_face(r)][ref_edge(r)] = edge_to(f, 0);
@@ -441,10 +477,10 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, float eps)
     }
     P->adj[first][1] = edge_to(prev, 2);
     P->adj[prev][2] = edge_to(first, 1);
-    /* faces this walk removed that the fan did not reuse */
-    for (unsigned i = nfree0; i < S.nfree; ++i) P->d[P->free_list[i]] = INFINITY;
     P->nf = S.nf;
     P->nfree = S.nfree;
+    *closest = best;
+    *closest_n = best_n;
     return 1;
 }
 
@@ -548,9 +584,11 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
     face_snap best = {{0, 0, 0}, v4_zero(), -INFINITY};
     float previous_gain = INFINITY;
     unsigned iterations = 0; /* out's, set at the exits (answer_at_exit) */
+    face_pick closest = closest_face(&P);
+    v4 closest_n = face_normal(&P, closest.f); /* then expand's, from registers */
     for (;;) {
-        const unsigned f = closest_face(&P);
-        const float d = P.d[f];
+        const unsigned f = closest.f;
+        const float d = closest.d;
         if (d < best.d - tol && !drop_is_noise(best.d - d, previous_gain, tol)) {
             /* the closest distance only grows on a convex polytope: a drop
              * means rounding broke convexity; the previous face is better,
@@ -560,6 +598,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
             return;
         }
         best = snapshot(&P, f);
+        best.n = closest_n;
         if (iterations >= MINK_EPA_MAX_VERTICES || P.nv >= MINK_EPA_MAX_VERTICES) {
             /* iteration cap or vertex capacity: the closest face so far */
             answer_at_exit(&P, &best, 0, tol, iterations, out);
@@ -579,7 +618,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         }
         const unsigned iw = add_vertex(&P, &w);
         index_vertex(&P, iw);
-        if (!expand(&P, f, best.n, iw, tol)) {
+        if (!expand(&P, f, best.n, iw, w.w, tol, &closest, &closest_n)) {
             /* face capacity or a horizon broken by rounding: the last
              * consistent closest face (its vertices are never removed) */
             answer_at_exit(&P, &best, 0, tol, iterations, out);
