@@ -34,10 +34,8 @@ typedef union face_row { uint8_t v[4]; uint32_t all; } face_row;
 #define REMOVED 1
 
 typedef struct simd_poly {
-    _Alignas(64) float nx[FACE_SLOTS];
-    _Alignas(64) float ny[FACE_SLOTS];
-    _Alignas(64) float nz[FACE_SLOTS];
     _Alignas(64) float d[FACE_SLOTS];
+    v4 n[MINK_EPA_MAX_FACES]; /* unit normals, pad lane 0: only d is scanned in lanes */
     /* rows of 4 (the last the walk's mark), so an edge ref's bits are a row and column */
     face_row fv[MINK_EPA_MAX_FACES];      /* vertices, CCW from outside                 */
     edge_ref adj[MINK_EPA_MAX_FACES][4];  /* across edge (v[i], v[i+1]): that edge there */
@@ -126,9 +124,7 @@ static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsig
         /* the scans read whole lane groups: the rest of this one reads dead */
         if (f % MINK_W_LANES == 0) vw_store(P->d + f, vw_splat(INFINITY));
     } else return NO_FACE;
-    P->nx[f] = v4_x(un);
-    P->ny[f] = v4_y(un);
-    P->nz[f] = v4_z(un);
+    P->n[f] = un;
     *n_out = un;
     /* A plain store: the lane loads of the next scan come an iteration
      * later (expand scans the faces that stay before its fan). */
@@ -145,7 +141,7 @@ static unsigned add_face(simd_poly *P, face_slots *S, unsigned a, unsigned b, un
     return add_face_w(P, S, a, b, c, P->vert[c].w, &d, &n);
 }
 
-static v4 face_normal(const simd_poly *P, unsigned f) { return v4_set(P->nx[f], P->ny[f], P->nz[f], 0.0f); }
+static v4 face_normal(const simd_poly *P, unsigned f) { return P->n[f]; }
 
 /* A face the walk removes: freed, dead (d = +inf) for the scan of the
  * faces that stay, and marked removed for the walk. */
@@ -205,9 +201,7 @@ static int build_start(simd_poly *P)
         const v4 pz = v4_mul(n[2], v4_mul(v4_add(v4_add(a[2], b[2]), c[2]), third));
         const v4 d = v4_mul(v4_add(v4_add(px, py), v4_add(pz, v4_zero())), inv);
         const v4 d_kept = v4_select(v4_cmpgt(v4_splat(INFINITY), d), d, v4_splat(3.0e38f)); /* as add_face */
-        v4_store(P->nx, ux);
-        v4_store(P->ny, uy);
-        v4_store(P->nz, uz);
+        v4_transpose_rows((const v4[3]){ux, uy, uz}, P->n);
         /* slots 0-3 in the first lane group, the rest of it dead */
         vw_store(P->d, vw_select(vw_cmpgt(vw_splat(4.0f), vw_iota()), vw_from_v4(d_kept), vw_splat(INFINITY)));
         memcpy(P->fv, row, 4 * sizeof row[0]);
@@ -366,7 +360,7 @@ MINK_ALWAYS_INLINE face_pick closest_face(const simd_poly *P)
 
 /* What a walk from the expanded face (normal n0) tests the faces it
  * reaches against: the new point w and the tolerance. */
-typedef struct walk_view { float wx, wy, wz, ux, uy, uz, eps; } walk_view;
+typedef struct walk_view { v4 w, n0; float eps; } walk_view;
 
 /* Whether w sees face f (n.w - d > eps), or grazes it (> -eps) while f
  * does not face away from the expanded face (n.n0 > -1/2). Grazed faces go:
@@ -374,15 +368,14 @@ typedef struct walk_view { float wx, wy, wz, ux, uy, uz, eps; } walk_view;
  * of their edges the new sliver face's normal is noise whose plane cuts the
  * polytope. Grazed faces facing away stay: on a polytope thinner than eps,
  * w grazes both sides. Tested as the walk reaches a face (a few per
- * expansion) rather than lane-wide over all faces; sums in the order of
- * the lane arithmetic this replaced, nz*z + (ny*y + nx*x), bit for bit
- * (the build keeps -ffp-contract=off: no product is fused into a sum). */
+ * expansion) rather than lane-wide over all faces. */
 static int sees(const simd_poly *P, unsigned f, const walk_view *V)
 {
-    const float dist = P->nz[f] * V->wz + (P->ny[f] * V->wy + P->nx[f] * V->wx) - P->d[f];
+    const v4 n = P->n[f];
+    const float dist = v4_dot(n, V->w) - P->d[f];
     if (dist > V->eps) return 1;
     if (!(dist > -V->eps)) return 0;
-    return P->nz[f] * V->uz + (P->ny[f] * V->uy + P->nx[f] * V->ux) > -0.5f;
+    return v4_dot(n, V->n0) > -0.5f;
 }
 
 /* w is a vertex already: same feature ids or same point. Lanes past nv
@@ -418,7 +411,7 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, v4 w, float eps
     horizon_edge horizon[MINK_EPA_MAX_FACES];
     unsigned nstack = 3, nhorizon = 0;
     face_slots S = {P->nf, P->nfree};
-    const walk_view V = {v4_x(w), v4_y(w), v4_z(w), v4_x(n0), v4_y(n0), v4_z(n0), eps};
+    const walk_view V = {w, n0, eps};
 
     unlink_face(P, &S, f0);
     for (unsigned i = 0; i < 3; ++i) stack[i] = P->adj[f0][i];

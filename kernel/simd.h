@@ -136,6 +136,14 @@ MINK_INLINE void u32x4_store(uint32_t *p, uint32_t a, uint32_t b, uint32_t c, ui
 {
     simde_mm_storeu_si128((simde__m128i *)(void *)p, simde_mm_set_epi32((int32_t)d, (int32_t)c, (int32_t)b, (int32_t)a));
 }
+/* (a, b, 0, 0) in one 16-byte store, a and b paired in a 64-bit register
+ * first: from u32x4_store GCC zeroed the upper half with a register to
+ * register vmovq it may encode as 66 0F D6, which valgrind 3.19 (the
+ * instruction-count gate, memcheck) cannot decode. */
+MINK_INLINE void u32x2_store_zero_hi(uint32_t *p, uint32_t a, uint32_t b)
+{
+    simde_mm_storeu_si128((simde__m128i *)(void *)p, simde_mm_set_epi64x(0, (int64_t)((uint64_t)b << 32 | a)));
+}
 /* Lanes x, y, z kept; pad lane zeroed. */
 MINK_INLINE v4 v4_xyz(v4 a) { return simde_mm_blend_ps(a, simde_mm_setzero_ps(), 8); }
 
@@ -168,6 +176,19 @@ MINK_INLINE void v4_transpose_points(const v4 p[4], v4 xyz[3])
     xyz[0] = simde_mm_movelh_ps(xy01, xy23);
     xyz[1] = simde_mm_movehl_ps(xy23, xy01);
     xyz[2] = simde_mm_movelh_ps(zw01, zw23);
+}
+
+/* The inverse: rows of x, y and z in lanes as four points, pad lanes zero. */
+MINK_INLINE void v4_transpose_rows(const v4 xyz[3], v4 p[4])
+{
+    const v4 xy01 = simde_mm_unpacklo_ps(xyz[0], xyz[1]); /* x0 y0 x1 y1 */
+    const v4 xy23 = simde_mm_unpackhi_ps(xyz[0], xyz[1]); /* x2 y2 x3 y3 */
+    const v4 z01 = simde_mm_unpacklo_ps(xyz[2], simde_mm_setzero_ps()); /* z0 0 z1 0 */
+    const v4 z23 = simde_mm_unpackhi_ps(xyz[2], simde_mm_setzero_ps()); /* z2 0 z3 0 */
+    p[0] = simde_mm_movelh_ps(xy01, z01);
+    p[1] = simde_mm_movehl_ps(z01, xy01);
+    p[2] = simde_mm_movelh_ps(xy23, z23);
+    p[3] = simde_mm_movehl_ps(z23, xy23);
 }
 
 /* Lanes (a[i], a[j], b[k], b[l]), i..l constants: two of a, then two of b.

@@ -42,7 +42,7 @@ typedef struct simd_vertex {
     };
 } simd_vertex;
 
-MINK_INLINE void simd_vertex_set_ids(simd_vertex *v, uint32_t ia, uint32_t ib) { u32x4_store(v->ids, ia, ib, 0, 0); }
+MINK_INLINE void simd_vertex_set_ids(simd_vertex *v, uint32_t ia, uint32_t ib) { u32x2_store_zero_hi(v->ids, ia, ib); }
 
 /* Poses as given (checked), with |q|^2 of each: the rotations are built
  * from the quaternions scaled, never normalized. */
