@@ -41,6 +41,10 @@ typedef struct simd_poly {
     edge_ref adj[MINK_EPA_MAX_FACES][4];  /* across edge (v[i], v[i+1]): that edge there */
     uint8_t free_list[MINK_EPA_MAX_FACES];
     simd_vertex vert[MINK_EPA_MAX_VERTICES];
+    /* the expansion (its new vertex's index) whose horizon last started at
+     * the vertex: 16 bits, as a char-typed store would make the compiler
+     * reload the polytope's counters */
+    uint16_t horizon_mark[MINK_EPA_MAX_VERTICES];
     /* the vertices' w and ids again in lanes, for the duplicate scan */
     _Alignas(64) float wx[VERTEX_SLOTS];
     _Alignas(64) float wy[VERTEX_SLOTS];
@@ -73,6 +77,7 @@ static void index_vertex(simd_poly *P, unsigned i)
 static unsigned add_vertex(simd_poly *P, const simd_vertex *v)
 {
     P->vert[P->nv] = *v;
+    P->horizon_mark[P->nv] = 0; /* the expansions' marks are 4 and up */
     return P->nv++;
 }
 
@@ -330,15 +335,27 @@ typedef struct face_pick { unsigned f; float d; } face_pick;
         return (face_pick){(unsigned)__builtin_ctzll(bits | (bits == 0)), v4_x(least)};                 \
     }
 DEFINE_CLOSEST_FIXED(closest_fixed_narrow, vn, vn, MINK_N_LANES)
+
+/* The same over the first two lane-widths of narrow lanes (the polytope's
+ * first few iterations). */
+MINK_ALWAYS_INLINE face_pick closest_fixed2_narrow(const simd_poly *P)
+{
+    const vn d0 = vn_load(P->d), d1 = vn_load(P->d + MINK_N_LANES);
+    const v4 least = v4_hmin_splat(vn_fold_min(vn_min(d0, d1)));
+    const vn top = vn_from_v4(least);
+    const uint32_t bits = vn_eq_bits(d0, top) | vn_eq_bits(d1, top) << MINK_N_LANES;
+    return (face_pick){(unsigned)__builtin_ctz(bits | (bits == 0)), v4_x(least)};
+}
 #if MINK_N_LANES < MINK_W_LANES
 DEFINE_CLOSEST_FIXED(closest_fixed, vw, vw, MINK_W_LANES)
 #endif
 
 /* Lane-wide argmin of the plane distances (dead faces hold +inf): the
- * lowest index among the smallest, and its distance. Up to 4 * MINK_N_LANES faces (or with
- * AVX-512 4 * MINK_W_LANES) without a loop. */
+ * lowest index among the smallest, and its distance. Up to 4 * MINK_N_LANES
+ * faces (or with AVX-512 4 * MINK_W_LANES) without a loop. */
 MINK_ALWAYS_INLINE face_pick closest_face(const simd_poly *P)
 {
+    if (P->nf <= 2 * MINK_N_LANES) return closest_fixed2_narrow(P);
     if (P->nf <= 4 * MINK_N_LANES) return closest_fixed_narrow(P);
 #if MINK_N_LANES < MINK_W_LANES
     if (P->nf <= CLOSEST_FIXED_SLOTS) return closest_fixed(P);
@@ -440,13 +457,11 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, v4 w, float eps
      * first starts). So each new face meets the one made before it: its
      * edge 1, (b, w), is the edge 2, (w, b), of the face from b. A horizon
      * that is not one such loop, or passes a vertex twice, stops here. */
-    uint64_t starts[(MINK_EPA_MAX_VERTICES + 63) / 64] = {0};
     unsigned before = horizon[nhorizon - 1].from, prev = NO_FACE, first = NO_FACE;
     for (unsigned k = 0; k < nhorizon; ++k) {
         const unsigned a = horizon[k].from, b = horizon[k].to;
-        const uint64_t bit = (uint64_t)1 << (a % 64);
-        if (b != before || (starts[a / 64] & bit)) return 0;
-        starts[a / 64] |= bit;
+        if (b != before || P->horizon_mark[a] == iw) return 0;
+        P->horizon_mark[a] = (uint16_t)iw;
         before = a;
         float d;
         v4 n;
