@@ -150,6 +150,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         if (s->bits == 15u) {
             if (origin_clearly_inside(s, pair->scale, &s->lambda)) {
                 out->overlap = 1;
+                v = weighted_point(s, s->lambda); /* about 0: the cache's axis */
                 break;
             }
             /* four points around the origin, if double precision agrees (a
@@ -192,7 +193,12 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         /* adds w, unless it repeats a point; inline: johnson_step.h */
         v4 next_dir;
         float next_inv_h;
-        if (!johnson(s, &w, &next, &next_lambda, flat_tol, &next_dir, &next_inv_h)) {
+        const int step = johnson(s, &w, &next, &next_lambda, flat_tol, &next_dir, &next_inv_h);
+        /* four points around the origin: straight to the containment check
+         * (v, its weights and the next direction are not needed there: its
+         * division was on the chain of an overlapping query's last step) */
+        if (step == JOHNSON_SURROUNDS) continue;
+        if (step == JOHNSON_NONE) {
             /* a repeated support point while the bounds disagree: v is off
              * by rounding; solve again in double, stop if that does not
              * change v. The double point is taken even if a little longer:

@@ -135,14 +135,20 @@ static int subset_is_proper(const simd_simplex *s, unsigned x)
 }
 
 /* The point of subset x and (in *lambda) its weights. */
+/* The points weighted by lambda (lanes, zero for unused slots). */
+static v4 weighted_point(const simd_simplex *s, v4 lambda)
+{
+    const v4 v = v4_madd(v4_splat_x(lambda), s->vert[0].w, v4_mul(v4_splat_y(lambda), s->vert[1].w));
+    return v4_madd(v4_splat_z(lambda), s->vert[2].w,
+                   v4_madd(v4_shuffle(lambda, lambda, 3, 3, 3, 3), s->vert[3].w, v));
+}
+
 static v4 subset_point(const simd_simplex *s, unsigned x, v4 *lambda_out)
 {
     const v4 d = v4_and(row(s->det[x]), lane_mask(x));
     const v4 lambda = v4_div(d, v4_hsum_splat(d));
     *lambda_out = lambda;
-    const v4 v = v4_madd(v4_splat_x(lambda), s->vert[0].w, v4_mul(v4_splat_y(lambda), s->vert[1].w));
-    return v4_madd(v4_splat_z(lambda), s->vert[2].w,
-                   v4_madd(v4_shuffle(lambda, lambda, 3, 3, 3, 3), s->vert[3].w, v));
+    return weighted_point(s, lambda);
 }
 
 /* The direction of subset x's point v for the next support, without
@@ -252,28 +258,40 @@ MINK_ALWAYS_INLINE v4 simplex_start(simd_simplex *s, const simd_vertex *first)
     return v4_add(w, zero);
 }
 
-/* Returns 0, the simplex unchanged, if w repeats one of its points
- * (mink_simd_simplex_contains). Else adds w to the simplex
+/* What johnson() returns: w repeated a point (nothing changed); a new
+ * closest point v; or four points whose determinants all say they hold the
+ * origin (no v, no weights: GJK's containment check decides, with its own). */
+#define JOHNSON_NONE 0
+#define JOHNSON_CLOSEST 1
+#define JOHNSON_SURROUNDS 2
+
+/* Returns JOHNSON_NONE, the simplex unchanged, if w repeats one of its points
+ * (mink_simd_simplex_contains). JOHNSON_SURROUNDS if the step takes all four
+ * points: s->bits = 15, nothing else set. Else adds w to the simplex
  * (mink_simd_simplex_add's slot), runs Johnson's step (its test, else the
  * backup; a tetrahedron flatter than flat_tol is never taken whole), sets
  * v, *dir (the direction of the next support: subset_direction, or v
  * after the backup) and *dir_inv_h (dir = v / *dir_inv_h), and returns 1.
  * The new weights go to *lambda, not s->lambda: the old ones stay for the
- * caller to keep or replace. */
+ * caller to keep or replace; JOHNSON_CLOSEST. */
 MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, v4 *lambda, float flat_tol, v4 *dir,
                                float *dir_inv_h)
 {
     const unsigned old = s->bits;
     int full_ok;
     const unsigned closest = johnson_step(s, w, flat_tol, &full_ok);
-    if (closest == JOHNSON_REPEATED) return 0;
+    if (closest == JOHNSON_REPEATED) return JOHNSON_NONE;
     const unsigned last_bit = 1u << s->last;
     const unsigned all = old | last_bit;
+    if (closest == 15u) {
+        s->bits = 15u;
+        return JOHNSON_SURROUNDS;
+    }
     if (closest) {
         s->bits = closest;
         *v = subset_point(s, closest, lambda);
         *dir = subset_direction(s, closest, *v, dir_inv_h);
-        return 1;
+        return JOHNSON_CLOSEST;
     }
     /* Backup: the proper subset with the smallest |v| (singletons qualify). */
     float best = -1.0f;
@@ -290,7 +308,7 @@ MINK_ALWAYS_INLINE int johnson(simd_simplex *s, const simd_vertex *w, v4 *v, v4 
     *v = subset_point(s, best_x, lambda);
     *dir = *v;
     *dir_inv_h = 1.0f;
-    return 1;
+    return JOHNSON_CLOSEST;
 }
 
 #endif
