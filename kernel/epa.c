@@ -34,8 +34,11 @@ typedef union face_row { uint8_t v[4]; uint32_t all; } face_row;
 #define REMOVED 1
 
 typedef struct simd_poly {
-    _Alignas(64) float d[FACE_SLOTS];
-    v4 n[MINK_EPA_MAX_FACES]; /* unit normals, pad lane 0: only d is scanned in lanes */
+    /* what the closest-face scan compares, in lanes: d |d| (see add_face_w);
+     * +inf for dead slots */
+    _Alignas(64) float key[FACE_SLOTS];
+    _Alignas(16) float d[MINK_EPA_MAX_FACES]; /* plane distances          */
+    v4 n[MINK_EPA_MAX_FACES];    /* unit normals, pad lane 0              */
     /* rows of 4 (the last the walk's mark), so an edge ref's bits are a row and column */
     face_row fv[MINK_EPA_MAX_FACES];      /* vertices, CCW from outside                 */
     edge_ref adj[MINK_EPA_MAX_FACES][4];  /* across edge (v[i], v[i+1]): that edge there */
@@ -54,7 +57,7 @@ typedef struct simd_poly {
     unsigned nv, nf, nfree;
 } simd_poly;
 
-/* No face slot is read before it is handed out: add_face sets d = +inf
+/* No face slot is read before it is handed out: add_face sets key = +inf
  * over each new lane group. */
 static void poly_reset(simd_poly *P) { P->nv = P->nf = P->nfree = 0; }
 
@@ -81,7 +84,7 @@ static unsigned add_vertex(simd_poly *P, const simd_vertex *v)
     return P->nv++;
 }
 
-static int alive(const simd_poly *P, unsigned f) { return P->d[f] != INFINITY; }
+static int alive(const simd_poly *P, unsigned f) { return P->key[f] != INFINITY; }
 
 /* v / |v|, scaled by its largest component first: the cross products of
  * a shape 1e-11 across have squares in the denormals, where 1/sqrt(|v|^2)
@@ -97,9 +100,17 @@ static v4 normalized(v4 v)
 
 /* A face over vertices a, b, c (point wc) with its plane, in a slot from S;
  * adj is the caller's to set. wc comes by value: the fan's apex stays in a
- * register instead of being reloaded per face. */
-static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsigned b, unsigned c, v4 wc, float *d_out,
-                                   v4 *n_out)
+ * register instead of being reloaded per face. Also gives the face's key
+ * and a normal of any length (dir), for the next support if it is chosen.
+ *
+ * The key, d |d| = (n.c) |n.c| / |n|^2 for n = (b - a) x (c - a) and the
+ * centroid c, orders faces as d does, without the square root: the face's
+ * key and direction, on EPA's chain of dependent steps from one support to
+ * the next, wait for one division; the unit normal and d, which only the
+ * later iterations read, are computed beside that chain. As a product
+ * (n.c / |n|^2) |n.c| it stays in range: about S^2. */
+static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsigned b, unsigned c, v4 wc,
+                                  float *key_out, v4 *dir_out)
 {
     const v4 wa = P->vert[a].w, wb = P->vert[b].w;
     const v4 n = v4_cross(v4_sub(wb, wa), v4_sub(wc, wa));
@@ -107,33 +118,35 @@ static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsig
     /* tiny n: its square loses precision (or underflows), so scale first */
     const int tiny = !(v4_x(len2) > 1e-30f);
     if (tiny && !v4_any(v4_cmpgt(v4_max(n, v4_neg(n)), v4_zero()))) return NO_FACE;
-    /* d from n itself, scaled by 1 / |n| with the normal: the dot product
-     * with the centroid then runs beside the square root and division,
-     * not after them (the plane of the fan's last face is on EPA's chain
-     * of dependent steps) */
     const v4 centroid = v4_scale(v4_add(v4_add(wa, wb), wc), 1.0f / 3.0f);
-    v4 un;
-    float d;
+    v4 un, dir;
+    float d, key;
     if (tiny) {
-        un = normalized(n);
+        un = dir = normalized(n);
         d = v4_dot(un, centroid);
+        key = d * fabsf(d);
     } else {
-        const v4 inv = v4_div(v4_splat(1.0f), v4_sqrt(len2));
+        const v4 dp = v4_dot_splat(n, centroid);
+        const v4 x = v4_div(v4_splat(1.0f), len2); /* 1 / |n|^2 */
+        key = v4_x(v4_mul(v4_mul(dp, x), v4_max(dp, v4_neg(dp))));
+        const v4 inv = v4_sqrt(x); /* 1 / |n| */
         un = v4_mul(n, inv);
-        d = v4_x(v4_mul(v4_dot_splat(n, centroid), inv));
+        d = v4_x(v4_mul(dp, inv));
+        dir = n;
     }
     unsigned f;
     if (S->nfree > 0) f = P->free_list[--S->nfree];
     else if (S->nf < MINK_EPA_MAX_FACES) {
         f = S->nf++;
         /* the scans read whole lane groups: the rest of this one reads dead */
-        if (f % MINK_W_LANES == 0) vw_store(P->d + f, vw_splat(INFINITY));
+        if (f % MINK_W_LANES == 0) vw_store(P->key + f, vw_splat(INFINITY));
     } else return NO_FACE;
     P->n[f] = un;
-    *n_out = un;
+    *dir_out = dir;
+    P->d[f] = d;
     /* A plain store: the lane loads of the next scan come an iteration
      * later (expand scans the faces that stay before its fan). */
-    *d_out = P->d[f] = d < INFINITY ? d : 3.0e38f; /* kept alive, never closest */
+    *key_out = P->key[f] = key < INFINITY ? key : 3.0e38f; /* kept alive, never closest */
     /* the row in one store (snapshot() loads it whole), not of char type */
     P->fv[f].all = ((face_row){{(uint8_t)a, (uint8_t)b, (uint8_t)c, 0}}).all;
     return f;
@@ -141,18 +154,18 @@ static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsig
 
 static unsigned add_face(simd_poly *P, face_slots *S, unsigned a, unsigned b, unsigned c)
 {
-    float d;
-    v4 n;
-    return add_face_w(P, S, a, b, c, P->vert[c].w, &d, &n);
+    float key;
+    v4 dir;
+    return add_face_w(P, S, a, b, c, P->vert[c].w, &key, &dir);
 }
 
 static v4 face_normal(const simd_poly *P, unsigned f) { return P->n[f]; }
 
-/* A face the walk removes: freed, dead (d = +inf) for the scan of the
+/* A face the walk removes: freed, dead (key = +inf) for the scan of the
  * faces that stay, and marked removed for the walk. */
 static void unlink_face(simd_poly *P, face_slots *S, unsigned f)
 {
-    P->d[f] = INFINITY;
+    P->key[f] = INFINITY;
     P->fv[f].v[3] = REMOVED;
     P->free_list[S->nfree++] = (uint8_t)f;
 }
@@ -172,7 +185,7 @@ static int build_start(simd_poly *P)
     static const edge_ref adj[4][4] = {{E(3, 2), E(2, 0), E(1, 0)}, {E(0, 2), E(2, 2), E(3, 0)},
                                        {E(0, 1), E(3, 1), E(1, 1)}, {E(1, 2), E(2, 1), E(0, 0)}};
 #undef E
-    for (unsigned f = MINK_W_LANES; f < CLOSEST_FIXED_SLOTS; f += MINK_W_LANES) vw_store(P->d + f, vw_splat(INFINITY));
+    for (unsigned f = MINK_W_LANES; f < CLOSEST_FIXED_SLOTS; f += MINK_W_LANES) vw_store(P->key + f, vw_splat(INFINITY));
     const v4 w[4] = {P->vert[0].w, P->vert[1].w, P->vert[2].w, P->vert[3].w};
     const float vol = v4_dot(v4_sub(w[3], w[0]), v4_cross(v4_sub(w[1], w[0]), v4_sub(w[2], w[0])));
     const uint8_t(*row)[4] = rows[vol < 0.0f];
@@ -196,19 +209,23 @@ static int build_start(simd_poly *P)
             if (add_face(P, &S, row[f][0], row[f][1], row[f][2]) != f) return 0;
         P->nf = S.nf;
     } else {
-        const v4 inv = v4_div(v4_splat(1.0f), v4_sqrt(len2));
-        const v4 ux = v4_mul(n[0], inv), uy = v4_mul(n[1], inv), uz = v4_mul(n[2], inv);
-        /* v4_dot of n with the centroid, its pad lane's product (+0)
-         * included, times 1 / |n| */
+        /* add_face_w's arithmetic, face f in lane f: v4_dot of n with the
+         * centroid (its pad lane's product, +0, included), its key, then
+         * the unit normal and d */
         const v4 third = v4_splat(1.0f / 3.0f);
         const v4 px = v4_mul(n[0], v4_mul(v4_add(v4_add(a[0], b[0]), c[0]), third));
         const v4 py = v4_mul(n[1], v4_mul(v4_add(v4_add(a[1], b[1]), c[1]), third));
         const v4 pz = v4_mul(n[2], v4_mul(v4_add(v4_add(a[2], b[2]), c[2]), third));
-        const v4 d = v4_mul(v4_add(v4_add(px, py), v4_add(pz, v4_zero())), inv);
-        const v4 d_kept = v4_select(v4_cmpgt(v4_splat(INFINITY), d), d, v4_splat(3.0e38f)); /* as add_face */
+        const v4 dp = v4_add(v4_add(px, py), v4_add(pz, v4_zero()));
+        const v4 x = v4_div(v4_splat(1.0f), len2);
+        const v4 key = v4_mul(v4_mul(dp, x), v4_max(dp, v4_neg(dp)));
+        const v4 key_kept = v4_select(v4_cmpgt(v4_splat(INFINITY), key), key, v4_splat(3.0e38f)); /* as add_face */
+        const v4 inv = v4_sqrt(x);
+        const v4 ux = v4_mul(n[0], inv), uy = v4_mul(n[1], inv), uz = v4_mul(n[2], inv);
+        v4_store(P->d, v4_mul(dp, inv));
         v4_transpose_rows((const v4[3]){ux, uy, uz}, P->n);
         /* slots 0-3 in the first lane group, the rest of it dead */
-        vw_store(P->d, vw_select(vw_cmpgt(vw_splat(4.0f), vw_iota()), vw_from_v4(d_kept), vw_splat(INFINITY)));
+        vw_store(P->key, vw_select(vw_cmpgt(vw_splat(4.0f), vw_iota()), vw_from_v4(key_kept), vw_splat(INFINITY)));
         memcpy(P->fv, row, 4 * sizeof row[0]);
         P->nf = 4;
     }
@@ -316,8 +333,8 @@ static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_ep
     return build_start(P) ? 1 : -1;
 }
 
-/* A face and its plane distance d. */
-typedef struct face_pick { unsigned f; float d; } face_pick;
+/* A face and its key. */
+typedef struct face_pick { unsigned f; float key; } face_pick;
 
 /* The closest of the faces in the first 2 to 4 lane-widths (lanes of type
  * T, operations P##_..., LANES of them), as a function `name`: each read,
@@ -327,8 +344,8 @@ typedef struct face_pick { unsigned f; float d; } face_pick;
 #define DEFINE_CLOSEST_FIXED(name, T, P, LANES)                                                         \
     MINK_ALWAYS_INLINE face_pick name(const simd_poly *P_)                                              \
     {                                                                                                   \
-        const T d0 = P##_load(P_->d), d1 = P##_load(P_->d + (LANES));                                   \
-        const T d2 = P##_load(P_->d + 2 * (LANES)), d3 = P##_load(P_->d + 3 * (LANES));                 \
+        const T d0 = P##_load(P_->key), d1 = P##_load(P_->key + (LANES));                               \
+        const T d2 = P##_load(P_->key + 2 * (LANES)), d3 = P##_load(P_->key + 3 * (LANES));             \
         const T min4 = P##_min(P##_min(d0, d1), P##_min(d2, d3));                                       \
         const v4 least = v4_hmin_splat(P##_fold_min(min4));                                             \
         const uint64_t bits = P##_eq_bits4(d0, d1, d2, d3, P##_from_v4(least));                        \
@@ -340,7 +357,7 @@ DEFINE_CLOSEST_FIXED(closest_fixed_narrow, vn, vn, MINK_N_LANES)
  * first few iterations). */
 MINK_ALWAYS_INLINE face_pick closest_fixed2_narrow(const simd_poly *P)
 {
-    const vn d0 = vn_load(P->d), d1 = vn_load(P->d + MINK_N_LANES);
+    const vn d0 = vn_load(P->key), d1 = vn_load(P->key + MINK_N_LANES);
     const v4 least = v4_hmin_splat(vn_fold_min(vn_min(d0, d1)));
     const vn top = vn_from_v4(least);
     const uint32_t bits = vn_eq_bits(d0, top) | vn_eq_bits(d1, top) << MINK_N_LANES;
@@ -364,7 +381,7 @@ MINK_ALWAYS_INLINE face_pick closest_face(const simd_poly *P)
     const vw step = vw_splat((float)MINK_W_LANES);
     vw best = vw_splat(-INFINITY), best_i = vw_splat(0.0f), idx = vw_iota();
     for (unsigned f = 0; f < slots; f += MINK_W_LANES) {
-        const vw neg_d = vw_sub(vw_splat(0.0f), vw_load(P->d + f));
+        const vw neg_d = vw_sub(vw_splat(0.0f), vw_load(P->key + f));
         const vwm better = vw_cmpgt(neg_d, best);
         best = vw_select(better, neg_d, best);
         best_i = vw_select(better, idx, best_i);
@@ -420,7 +437,7 @@ static int has_vertex(const simd_poly *P, const simd_vertex *w)
  * over stores in flight is not forwarded) and then took its own chain of
  * minima. 12 % off hull32-pen's penetration queries (AVX2). */
 static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, v4 w, float eps, face_pick *closest,
-                  v4 *closest_n)
+                  v4 *closest_dir)
 {
     /* a horizon edge: face g's edge e, which runs from vertex `from` to `to` */
     typedef struct { edge_ref edge; uint8_t from, to; } horizon_edge;
@@ -451,7 +468,7 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, v4 w, float eps
 
     if (nhorizon < 3) return 0; /* nothing left to fan: not a closed polytope */
     face_pick best = closest_face(P); /* slots the fan appends read dead here */
-    v4 best_n = face_normal(P, best.f);
+    v4 best_dir = face_normal(P, best.f);
     /* The walk meets the horizon in order, clockwise seen from outside:
      * each edge ends where the one before it starts (the last where the
      * first starts). So each new face meets the one made before it: its
@@ -463,16 +480,16 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, v4 w, float eps
         if (b != before || P->horizon_mark[a] == iw) return 0;
         P->horizon_mark[a] = (uint16_t)iw;
         before = a;
-        float d;
-        v4 n;
-        const unsigned f = add_face_w(P, &S, a, b, iw, w, &d, &n); /* w held, not reloaded */
+        float key;
+        v4 dir;
+        const unsigned f = add_face_w(P, &S, a, b, iw, w, &key, &dir); /* w held, not reloaded */
         if (f == NO_FACE) return 0;
         /* on a tie the face that stays, then the fan's earlier face: a
          * fixed order, the same on every backend */
-        const int nearer = d < best.d;
-        best_n = v4_select(v4_cmpgt(v4_splat(best.d), v4_splat(d)), n, best_n);
+        const int nearer = key < best.key;
+        best_dir = v4_select(v4_cmpgt(v4_splat(best.key), v4_splat(key)), dir, best_dir);
         best.f = nearer ? f : best.f;
-        best.d = nearer ? d : best.d;
+        best.key = nearer ? key : best.key;
         const edge_ref r = horizon[k].edge;
         P->adj[f][0] = r;
         P->adj[ref_face(r)][ref_edge(r)] = edge_to(f, 0);
@@ -488,7 +505,7 @@ static int expand(simd_poly *P, unsigned f0, v4 n0, unsigned iw, v4 w, float eps
     P->nf = S.nf;
     P->nfree = S.nfree;
     *closest = best;
-    *closest_n = best_n;
+    *closest_dir = best_dir;
     return 1;
 }
 
@@ -593,10 +610,12 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
     float previous_gain = INFINITY;
     unsigned iterations = 0; /* out's, set at the exits (answer_at_exit) */
     face_pick closest = closest_face(&P);
-    v4 closest_n = face_normal(&P, closest.f); /* then expand's, from registers */
+    /* the next support's direction: the face's normal, then one of any
+     * length from expand (add_face_w), in registers */
+    v4 closest_dir = face_normal(&P, closest.f);
     for (;;) {
         const unsigned f = closest.f;
-        const float d = closest.d;
+        const float d = P.d[f];
         if (d < best.d - tol && !drop_is_noise(best.d - d, previous_gain, tol)) {
             /* the closest distance only grows on a convex polytope: a drop
              * means rounding broke convexity; the previous face is better,
@@ -606,7 +625,6 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
             return;
         }
         best = snapshot(&P, f);
-        best.n = closest_n;
         if (iterations >= MINK_EPA_MAX_VERTICES || P.nv >= MINK_EPA_MAX_VERTICES) {
             /* iteration cap or vertex capacity: the closest face so far */
             answer_at_exit(&P, &best, 0, tol, iterations, out);
@@ -615,7 +633,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         }
         ++iterations;
         /* inline here (support_scan.h); blow_up's rare calls are not */
-        const simd_vertex w = support_pair(pair, best.n);
+        const simd_vertex w = support_pair(pair, closest_dir);
         previous_gain = v4_dot(best.n, w.w) - best.d;
         if (previous_gain <= tol || has_vertex(&P, &w)) {
             answer_at_exit(&P, &best, 1, tol, iterations, out); /* converged */
@@ -626,7 +644,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         }
         const unsigned iw = add_vertex(&P, &w);
         index_vertex(&P, iw);
-        if (!expand(&P, f, best.n, iw, w.w, tol, &closest, &closest_n)) {
+        if (!expand(&P, f, best.n, iw, w.w, tol, &closest, &closest_dir)) {
             /* face capacity or a horizon broken by rounding: the last
              * consistent closest face (its vertices are never removed) */
             answer_at_exit(&P, &best, 0, tol, iterations, out);
