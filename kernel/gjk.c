@@ -61,45 +61,6 @@ static v4 resolve_double(simd_simplex *s, unsigned bits)
     return v4_load3(v);
 }
 
-/* The four points hold the origin by a clear margin, lanes = faces (face i
- * omits point i): for each face, the origin and the point it omits on the
- * same side of its plane, by at least MINK_GJK_INSIDE_REL S times the
- * product of the face's edge lengths (n unnormalized), which float
- * rounding cannot fake. Then double precision cannot disagree and is not
- * asked. The origin's weights then come from the same numbers: point i's
- * is side_o / side_p of the face that omits it, the ratio of the origin's
- * and the point's heights over it (Cramer's rule from dot products, the
- * Johnson step's, cancels terms of order |p|^4 |e|^2 on a flat
- * tetrahedron, and its weights put the common point of an overlapping
- * distance query up to 4e-5 outside a shape). */
-static int origin_clearly_inside(const simd_simplex *s, float scale, v4 *lambda)
-{
-    const v4 pts[4] = {s->vert[0].w, s->vert[1].w, s->vert[2].w, s->vert[3].w};
-    v4 p[3], a[3], e1[3], e2[3], o[3];
-    v4_transpose_points(pts, p);
-    for (int c = 0; c < 3; ++c) {
-        /* face i: points j, k, l = (1 0 0 0), (2 2 1 1), (3 3 3 2) */
-        a[c] = v4_shuffle(p[c], p[c], 1, 0, 0, 0);
-        e1[c] = v4_sub(v4_shuffle(p[c], p[c], 2, 2, 1, 1), a[c]);
-        e2[c] = v4_sub(v4_shuffle(p[c], p[c], 3, 3, 3, 2), a[c]);
-        o[c] = v4_sub(p[c], a[c]); /* the omitted point, from the face */
-    }
-    v4 n[3];
-    v4_cross_rows(e1, e2, n);
-    const v4 l1 = v4_dot_rows(e1, e1), l2 = v4_dot_rows(e2, e2);
-    /* n.(0 - a) and n.(omitted - a) */
-    const v4 side_o = v4_neg(v4_dot_rows(n, a));
-    const v4 side_p = v4_dot_rows(n, o);
-    const float m = MINK_GJK_INSIDE_REL * scale;
-    const v4 need = v4_mul(v4_splat(m * m), v4_mul(l1, l2));
-    const v4m ok = v4_and(v4_and(v4_cmpgt(v4_mul(side_o, side_p), v4_zero()), v4_cmpge(need, v4_splat(MINK_GJK_INSIDE_MIN))),
-                          v4_and(v4_cmpge(v4_mul(side_o, side_o), need), v4_cmpge(v4_mul(side_p, side_p), need)));
-    if (!v4_all(ok)) return 0;
-    const v4 heights = v4_div(side_o, side_p);
-    *lambda = v4_div(heights, v4_hsum_splat(heights));
-    return 1;
-}
-
 /* GJK stalled in float (a repeated point, no progress) with the lower bound
  * v.w / |v| not positive: nothing certifies a gap, and the upper bound |v|
  * is tiny (MINK_GJK_STALL_REL): the origin may be deep inside D across a
@@ -193,10 +154,16 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         /* adds w, unless it repeats a point; inline: johnson_step.h */
         v4 next_dir;
         float next_inv_h;
-        const int step = johnson(s, &w, &next, &next_lambda, flat_tol, &next_dir, &next_inv_h);
-        /* four points around the origin: straight to the containment check
-         * (v, its weights and the next direction are not needed there: its
-         * division was on the chain of an overlapping query's last step) */
+        const int step =
+            johnson(s, &w, &next, &next_lambda, flat_tol, pair->scale, !(vdotw > 0.0f), &next_dir, &next_inv_h);
+        if (step == JOHNSON_HOLDS) {
+            out->overlap = 1;
+            v = weighted_point(s, s->lambda); /* about 0: the cache's axis */
+            break;
+        }
+        /* four points around the origin by the determinants, not clearly:
+         * straight to the loop's containment check and double precision
+         * (v, its weights and the next direction are not needed there) */
         if (step == JOHNSON_SURROUNDS) continue;
         if (step == JOHNSON_NONE) {
             /* a repeated support point while the bounds disagree: v is off
