@@ -146,7 +146,8 @@ static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsig
     P->d[f] = d;
     /* A plain store: the lane loads of the next scan come an iteration
      * later (expand scans the faces that stay before its fan). */
-    *key_out = P->key[f] = key < INFINITY ? key : 3.0e38f; /* kept alive, never closest */
+    /* +inf and NaN become 3e38: kept alive, never closest (a minimum) */
+    *key_out = P->key[f] = key < 3.0e38f ? key : 3.0e38f;
     /* the row in one store (snapshot() loads it whole), not of char type */
     P->fv[f].all = ((face_row){{(uint8_t)a, (uint8_t)b, (uint8_t)c, 0}}).all;
     return f;
@@ -219,7 +220,7 @@ static int build_start(simd_poly *P)
         const v4 dp = v4_add(v4_add(px, py), v4_add(pz, v4_zero()));
         const v4 x = v4_div(v4_splat(1.0f), len2);
         const v4 key = v4_mul(v4_mul(dp, x), v4_max(dp, v4_neg(dp)));
-        const v4 key_kept = v4_select(v4_cmpgt(v4_splat(INFINITY), key), key, v4_splat(3.0e38f)); /* as add_face */
+        const v4 key_kept = v4_select(v4_cmpgt(v4_splat(3.0e38f), key), key, v4_splat(3.0e38f)); /* as add_face */
         const v4 inv = v4_sqrt(x);
         const v4 ux = v4_mul(n[0], inv), uy = v4_mul(n[1], inv), uz = v4_mul(n[2], inv);
         v4_store(P->d, v4_mul(dp, inv));
