@@ -37,8 +37,8 @@ typedef struct simd_poly {
     /* what the closest-face scan compares, in lanes: d |d| (see add_face_w);
      * +inf for dead slots */
     _Alignas(64) float key[FACE_SLOTS];
-    _Alignas(16) float d[MINK_EPA_MAX_FACES]; /* plane distances          */
-    v4 n[MINK_EPA_MAX_FACES];    /* unit normals, pad lane 0              */
+    _Alignas(16) float d[MINK_EPA_MAX_FACES]; /* plane distances from the origin */
+    v4 n[MINK_EPA_MAX_FACES];                 /* unit normals, pad lane 0        */
     /* rows of 4 (the last the walk's mark), so an edge ref's bits are a row and column */
     face_row fv[MINK_EPA_MAX_FACES];      /* vertices, CCW from outside                 */
     edge_ref adj[MINK_EPA_MAX_FACES][4];  /* across edge (v[i], v[i+1]): that edge there */
@@ -145,8 +145,8 @@ static inline unsigned add_face_w(simd_poly *P, face_slots *S, unsigned a, unsig
     *dir_out = dir;
     P->d[f] = d;
     /* A plain store: the lane loads of the next scan come an iteration
-     * later (expand scans the faces that stay before its fan). */
-    /* +inf and NaN become 3e38: kept alive, never closest (a minimum) */
+     * later (expand scans the faces that stay before its fan). +inf and
+     * NaN become 3e38: kept alive, never closest (a minimum). */
     *key_out = P->key[f] = key < 3.0e38f ? key : 3.0e38f;
     /* the row in one store (snapshot() loads it whole), not of char type */
     P->fv[f].all = ((face_row){{(uint8_t)a, (uint8_t)b, (uint8_t)c, 0}}).all;
@@ -337,7 +337,7 @@ static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_ep
 /* A face and its key. */
 typedef struct face_pick { unsigned f; float key; } face_pick;
 
-/* The closest of the faces in the first 2 to 4 lane-widths (lanes of type
+/* The closest of the faces in the first four lane-widths (lanes of type
  * T, operations P##_..., LANES of them), as a function `name`: each read,
  * no loop, a tree of minima, then the first lane holding it. Slots past
  * nf hold +inf (build_start set them dead); all dead: face 0, as the scan
@@ -368,8 +368,8 @@ MINK_ALWAYS_INLINE face_pick closest_fixed2_narrow(const simd_poly *P)
 DEFINE_CLOSEST_FIXED(closest_fixed, vw, vw, MINK_W_LANES)
 #endif
 
-/* Lane-wide argmin of the plane distances (dead faces hold +inf): the
- * lowest index among the smallest, and its distance. Up to 4 * MINK_N_LANES
+/* Lane-wide argmin of the faces' keys (dead faces hold +inf): the lowest
+ * index among the smallest, and its key. Up to 4 * MINK_N_LANES
  * faces (or with AVX-512 4 * MINK_W_LANES) without a loop. */
 MINK_ALWAYS_INLINE face_pick closest_face(const simd_poly *P)
 {
