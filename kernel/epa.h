@@ -1,6 +1,7 @@
-/* EPA, SIMD kernel: the algorithm of kernel/ref/epa_ref.c with face planes
- * in structure of arrays, so the closest-face search is a lane-wide scan
- * over all faces. */
+/* EPA, SIMD kernel: the algorithm of kernel/ref/epa_ref.c with the faces'
+ * keys (d |d|) in lanes, so the closest-face search is a lane-wide scan
+ * over the faces that stay, made while the expansion's new faces are
+ * compared in registers. */
 #ifndef MINK_EPA_H
 #define MINK_EPA_H
 
