@@ -366,7 +366,7 @@ static void test_v4_masks(void **state)
 }
 
 /* The bookkeeping operations of the kernel's hot loops: mask to bits
- * (box corners), the 3x3 transpose (R^T from R), the 16-byte id store. */
+ * (box corners), the 3x3 transpose (R^T from R), the 16-byte id stores. */
 static void test_v4_bookkeeping(void **state)
 {
     (void)state;
@@ -414,6 +414,14 @@ static void test_v4_bookkeeping(void **state)
             v4_store(out, pr[i]);
             for (int k = 0; k < 4; ++k) expect_same("v4_transpose_points", k, out[k], p[k][i]);
         }
+        /* and back: the four points, pad lanes zero */
+        v4 back_pts[4];
+        v4_transpose_rows(pr, back_pts);
+        for (int k = 0; k < 4; ++k) {
+            v4_store(out, back_pts[k]);
+            for (int i = 0; i < 3; ++i) expect_same("v4_transpose_rows", i, out[i], p[k][i]);
+            expect_same("v4_transpose_rows pad", 3, out[3], 0.0f);
+        }
         v4_cross_rows(pr, qr, cr);
         float dots[4];
         v4_store(dots, v4_dot_rows(pr, qr));
@@ -434,6 +442,13 @@ static void test_v4_bookkeeping(void **state)
         EXPECT_INT(ids[2], b);
         EXPECT_INT(ids[3], 0);
         EXPECT_INT(ids[4], 0xffffffffu);
+        EXPECT_INT(ids[5], 7);
+        u32x2_store_zero_hi(ids + 1, b, a); /* the vertex ids' store: (b, a, 0, 0) */
+        EXPECT_INT(ids[0], 7);
+        EXPECT_INT(ids[1], b);
+        EXPECT_INT(ids[2], a);
+        EXPECT_INT(ids[3], 0);
+        EXPECT_INT(ids[4], 0);
         EXPECT_INT(ids[5], 7);
     }
 }
