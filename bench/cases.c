@@ -1,6 +1,6 @@
 /* Query case files (format v1, tests/data/FORMAT.md): parser, tolerance
- * scale, support functions in double precision, the checker and the
- * results printer.
+ * scale, support functions in double precision, the checkers (queries and
+ * contact manifolds) and the results printers.
  *
  * The parser works on (text, len) without assuming a NUL terminator, and
  * every allocation it makes is bounded by the input size: a hull's point
@@ -319,50 +319,66 @@ static float to_float(double v)
     return (float)v;
 }
 
-static int parse_count(parser *p, unsigned *out)
+/* A point count (hull or patch): an integer 1..CASE_MAX_HULL_POINTS. */
+static int parse_count(parser *p, const char *what, unsigned *out)
 {
     token t = {NULL, 0};
-    char shown[64];
-    if (next_token(p, "hull point count", &t) != 0) return -1;
+    char shown[64], name[48];
+    snprintf(name, sizeof name, "%s point count", what);
+    if (next_token(p, name, &t) != 0) return -1;
     unsigned long long v = 0;
-    for (size_t i = 0; i < t.n; ++i) {
-        if (t.s[i] < '0' || t.s[i] > '9' || v > CASE_MAX_HULL_POINTS) {
-            token_text(&t, shown, sizeof shown);
-            return fail(p, "bad hull point count '%s' (want an integer 1..%u)", shown, CASE_MAX_HULL_POINTS);
-        }
+    for (size_t i = 0; i < t.n && v <= CASE_MAX_HULL_POINTS; ++i) {
+        if (t.s[i] < '0' || t.s[i] > '9') { v = 0; break; }
         v = v * 10u + (unsigned)(t.s[i] - '0');
     }
     if (v == 0 || v > CASE_MAX_HULL_POINTS) {
         token_text(&t, shown, sizeof shown);
-        return fail(p, "bad hull point count '%s' (want an integer 1..%u)", shown, CASE_MAX_HULL_POINTS);
+        return fail(p, "bad %s '%s' (want an integer 1..%u)", name, shown, CASE_MAX_HULL_POINTS);
     }
     *out = (unsigned)v;
     return 0;
+}
+
+/* n points (3n numbers) into set-owned memory. The line must hold them
+ * before anything is allocated: allocations stay bounded by the input. */
+static double *parse_points(parser *p, const char *what, unsigned n, int finite)
+{
+    const size_t ncoord = 3 * (size_t)n;
+    if (p->ntok - p->cur < ncoord) {
+        fail(p, "%s of %u points needs %zu coordinates, the line has %zu tokens left", what, n, ncoord,
+             p->ntok - p->cur);
+        return NULL;
+    }
+    double *pts = arena_alloc(p->arena, ncoord * sizeof(double));
+    if (!pts) {
+        fail(p, "out of memory");
+        return NULL;
+    }
+    char name[64];
+    for (size_t i = 0; i < ncoord; ++i) {
+        snprintf(name, sizeof name, "%s coordinate %zu", what, i + 1);
+        if ((finite ? parse_finite(p, name, &pts[i]) : parse_number(p, name, &pts[i])) != 0) return NULL;
+    }
+    return pts;
 }
 
 static int parse_hull(parser *p, const char *which, case_shape *cs, mink_shape *ms)
 {
     char what[48];
     unsigned n = 0;
-    if (parse_count(p, &n) != 0) return -1;
+    if (parse_count(p, "hull", &n) != 0) return -1;
+    snprintf(what, sizeof what, "shape %s hull", which);
+    /* non-finite coordinates are the shape constructor's to reject */
+    double *pts = parse_points(p, what, n, 0);
+    if (!pts) return -1;
     const size_t ncoord = 3 * (size_t)n;
-    /* Bound every allocation by what the line really holds. */
-    if (p->ntok - p->cur < ncoord)
-        return fail(p, "shape %s: hull of %u points needs %zu coordinates, the line has %zu tokens left",
-                    which, n, ncoord, p->ntok - p->cur);
-    double *pts = arena_alloc(p->arena, ncoord * sizeof(double));
-    if (!pts) return fail(p, "out of memory");
     if (ncoord > p->fcap) {
         float *nf = realloc(p->fbuf, ncoord * sizeof(float));
         if (!nf) return fail(p, "out of memory");
         p->fbuf = nf;
         p->fcap = ncoord;
     }
-    for (size_t i = 0; i < ncoord; ++i) {
-        snprintf(what, sizeof what, "shape %s hull coordinate %zu", which, i + 1);
-        if (parse_number(p, what, &pts[i]) != 0) return -1;
-        p->fbuf[i] = to_float(pts[i]);
-    }
+    for (size_t i = 0; i < ncoord; ++i) p->fbuf[i] = to_float(pts[i]);
     cs->n = n;
     cs->pts = pts;
     const size_t bytes = mink_hull_bytes((uint32_t)n);
@@ -464,6 +480,19 @@ static int parse_expect(parser *p, mink_case *c)
     return 0;
 }
 
+/* The optional contact patch after the expectation (FORMAT.md, "Manifolds"). */
+static int parse_patch(parser *p, mink_case *c)
+{
+    if (p->cur >= p->ntok || !token_is(&p->tok[p->cur], "patch")) return 0;
+    p->cur++;
+    unsigned k = 0;
+    if (parse_count(p, "patch", &k) != 0) return -1;
+    c->patch = parse_points(p, "patch", k, 1);
+    if (!c->patch) return -1;
+    c->patch_count = k;
+    return 0;
+}
+
 static int parse_line(parser *p)
 {
     token id = {NULL, 0};
@@ -495,10 +524,11 @@ static int parse_line(parser *p)
     if (parse_pose(p, "A", &c->qa, &c->pa) != 0) return -1;
     if (parse_shape(p, "B", &c->sb, &c->b) != 0) return -1;
     if (parse_pose(p, "B", &c->qb, &c->pb) != 0) return -1;
-    if (parse_expect(p, c) != 0) return -1;
+    if (parse_expect(p, c) != 0 || parse_patch(p, c) != 0) return -1;
     if (p->cur < p->ntok) {
         token_text(&p->tok[p->cur], shown, sizeof shown);
-        return fail(p, "%zu trailing token(s) after the expectation, first '%s'", p->ntok - p->cur, shown);
+        return fail(p, "%zu trailing token(s) after the %s, first '%s'", p->ntok - p->cur,
+                    c->patch ? "patch" : "expectation", shown);
     }
     c->L = fmax(1.0, fmax(shape_scale(&c->sa, &c->qa), shape_scale(&c->sb, &c->qb)));
     p->lines[p->count] = p->line;
@@ -802,17 +832,29 @@ static int check_normal(const mink_case *c, const mink_result *r, double tol, ch
                   n[0], n[1], n[2], a, c->normal[0], c->normal[1], c->normal[2], limit);
 }
 
+typedef mink_status (*ref_query)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *,
+                                 mink_cache *, mink_result *);
+
+/* The reference's answer for the point x (a sphere of radius 0) against a
+ * shape: mink_ref_distance gives its distance (0 inside), mink_ref_penetration
+ * its signed distance (inside: minus the depth). -1 when x cannot be queried. */
+static int point_gap(ref_query query, const mink_shape *s, const mink_pose *ps, mink_vec3 x, double *gap)
+{
+    const mink_shape point = mink_sphere(0.0f);
+    const mink_pose at = {x, {0.0f, 0.0f, 0.0f, 1.0f}};
+    mink_result r;
+    if (query(&point, &at, s, ps, NULL, &r) < 0) return -1;
+    *gap = r.distance;
+    return 0;
+}
+
 int case_common_point_gaps(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                            const mink_result *r, double gap[2])
 {
     if (memcmp(&r->point_a, &r->point_b, sizeof r->point_a) != 0) return -1;
-    const mink_shape point = mink_sphere(0.0f);
-    const mink_pose at = {r->point_a, {0.0f, 0.0f, 0.0f, 1.0f}};
-    mink_result da, db;
-    if (mink_ref_distance(&point, &at, a, pa, NULL, &da) < 0 || mink_ref_distance(&point, &at, b, pb, NULL, &db) < 0)
+    if (point_gap(mink_ref_distance, a, pa, r->point_a, &gap[0]) < 0 ||
+        point_gap(mink_ref_distance, b, pb, r->point_a, &gap[1]) < 0)
         return -2;
-    gap[0] = da.distance;
-    gap[1] = db.distance;
     return 0;
 }
 
@@ -883,6 +925,215 @@ int case_check(const mink_case *c, int query, const mink_result *r, char *why, s
     return check_witness(c, r, tol, 1, why, whylen);
 }
 
+/* ------------------------------------------------------------ manifolds */
+
+mink_status case_run_manifold(const mink_case *c, int kernel, float margin, mink_cache *cache, struct mink_manifold *m)
+{
+    memset(m, 0, sizeof *m);
+    return kernel == CASE_KERNEL_REF ? mink_ref_manifold(&c->a, &c->pa, &c->b, &c->pb, margin, cache, m)
+                                     : mink_manifold(&c->a, &c->pa, &c->b, &c->pb, margin, cache, m);
+}
+
+/* Coordinates in the plane normal to a unit n, in a basis (u, v) with
+ * u x v = n: patches, counter-clockwise seen from B, get positive areas. */
+typedef struct plane2 { double u[3], v[3]; } plane2;
+
+static plane2 plane_normal_to(const double n[3])
+{
+    plane2 b;
+    const double a[3] = {fabs(n[0]) < 0.6 ? 1.0 : 0.0, fabs(n[0]) < 0.6 ? 0.0 : 1.0, 0.0};
+    const double an = dot3(a, n);
+    double u[3] = {a[0] - an * n[0], a[1] - an * n[1], a[2] - an * n[2]};
+    const double len = norm3(u);
+    for (int k = 0; k < 3; ++k) b.u[k] = u[k] / len;
+    b.v[0] = n[1] * b.u[2] - n[2] * b.u[1];
+    b.v[1] = n[2] * b.u[0] - n[0] * b.u[2];
+    b.v[2] = n[0] * b.u[1] - n[1] * b.u[0];
+    return b;
+}
+
+static void to_plane(const plane2 *b, const double x[3], double out[2])
+{
+    out[0] = dot3(b->u, x);
+    out[1] = dot3(b->v, x);
+}
+
+/* Twice the signed area of the triangle o, a, b. */
+static double cross2(const double o[2], const double a[2], const double b[2])
+{
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+}
+
+static double segment_dist2(const double a[2], const double b[2], const double x[2])
+{
+    const double d[2] = {b[0] - a[0], b[1] - a[1]}, e[2] = {x[0] - a[0], x[1] - a[1]};
+    const double dd = d[0] * d[0] + d[1] * d[1];
+    const double t = dd > 0.0 ? fmin(1.0, fmax(0.0, (d[0] * e[0] + d[1] * e[1]) / dd)) : 0.0;
+    return hypot(e[0] - t * d[0], e[1] - t * d[1]);
+}
+
+/* The patch's vertex i in the plane. */
+static void patch_vertex(const mink_case *c, const plane2 *b, unsigned i, double out[2])
+{
+    to_plane(b, c->patch + 3 * (size_t)(i % c->patch_count), out);
+}
+
+static double patch_area(const mink_case *c, const plane2 *b)
+{
+    double o[2], p[2], q[2], twice = 0.0;
+    patch_vertex(c, b, 0, o);
+    for (unsigned i = 1; i + 1 < c->patch_count; ++i) {
+        patch_vertex(c, b, i, p);
+        patch_vertex(c, b, i + 1, q);
+        twice += cross2(o, p, q);
+    }
+    return 0.5 * twice;
+}
+
+/* Distance from x to the patch in the plane: 0 inside, else to its nearest
+ * side (k = 1: to the point, k = 2: to the segment). `area` is signed, so
+ * either winding works. */
+static double patch_dist(const mink_case *c, const plane2 *b, double area, const double x[2])
+{
+    int inside = area != 0.0;
+    double best = HUGE_VAL, p[2], q[2];
+    for (unsigned i = 0; i < c->patch_count; ++i) {
+        patch_vertex(c, b, i, p);
+        patch_vertex(c, b, i + 1, q);
+        best = fmin(best, segment_dist2(p, q, x));
+        if (cross2(p, q, x) * area < 0.0) inside = 0;
+    }
+    return inside ? 0.0 : best;
+}
+
+/* Area of the convex hull of n <= 4 points: the largest of their triangles
+ * and of the quadrilaterals they form in each order (a crossed or
+ * non-convex one is smaller than the hull, the convex one is the hull). */
+static double hull_area4(const double x[][2], unsigned n)
+{
+    double best = 0.0;
+    for (unsigned i = 0; i < n; ++i)
+        for (unsigned j = i + 1; j < n; ++j)
+            for (unsigned k = j + 1; k < n; ++k) best = fmax(best, 0.5 * fabs(cross2(x[i], x[j], x[k])));
+    static const unsigned order[3][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3}};
+    for (unsigned o = 0; n == 4 && o < 3; ++o) {
+        const unsigned *q = order[o];
+        best = fmax(best, 0.5 * fabs(cross2(x[q[0]], x[q[1]], x[q[2]]) + cross2(x[q[0]], x[q[2]], x[q[3]])));
+    }
+    return best;
+}
+
+/* FORMAT.md's patch rules, in the plane normal to the manifold's normal:
+ * every point in the patch, and enough of it covered. */
+static int check_patch(const mink_case *c, const struct mink_manifold *m, double tol, char *why, size_t whylen)
+{
+    const double n[3] = {m->normal.x, m->normal.y, m->normal.z}, len = norm3(n);
+    const double un[3] = {n[0] / len, n[1] / len, n[2] / len};
+    const plane2 b = plane_normal_to(un);
+    const unsigned k = c->patch_count;
+    const double area = patch_area(c, &b);
+    double x[MINK_MANIFOLD_POINTS][2];
+    for (unsigned i = 0; i < m->count; ++i) {
+        const mink_vec3 *pa = &m->points[i].point_a;
+        const double p[3] = {pa->x, pa->y, pa->z};
+        to_plane(&b, p, x[i]);
+        const double d = patch_dist(c, &b, area, x[i]);
+        if (d > tol)
+            return reject(why, whylen, "point %u: pA %.9g %.9g %.9g is %.3g outside the patch of %u points (tol %.3g)",
+                          i, p[0], p[1], p[2], d, k, tol);
+    }
+    if (k == 2) {
+        double p[2], q[2];
+        patch_vertex(c, &b, 0, p);
+        patch_vertex(c, &b, 1, q);
+        const double d[2] = {q[0] - p[0], q[1] - p[1]}, dd = d[0] * d[0] + d[1] * d[1];
+        if (!(dd > 0.0)) return 1;
+        double lo = 1.0, hi = 0.0; /* the points' extent along the segment, as fractions of it */
+        for (unsigned i = 0; i < m->count; ++i) {
+            const double t = fmin(1.0, fmax(0.0, ((x[i][0] - p[0]) * d[0] + (x[i][1] - p[1]) * d[1]) / dd));
+            lo = fmin(lo, t);
+            hi = fmax(hi, t);
+        }
+        if (hi - lo < 0.95)
+            return reject(why, whylen, "the points cover %.3g %% of the patch segment (length %.9g), want >= 95 %%",
+                          100.0 * fmax(0.0, hi - lo), sqrt(dd));
+        return 1;
+    }
+    if (k < 3) return 1;
+    const double share = k <= 4 ? 0.95 : 0.5, got = hull_area4((const double(*)[2])x, m->count);
+    if (got < share * fabs(area))
+        return reject(why, whylen,
+                      "the points' hull has area %.9g, %.3g %% of the patch's %.9g (%u points), want >= %.0f %%", got,
+                      100.0 * got / fabs(area), fabs(area), k, 100.0 * share);
+    return 1;
+}
+
+/* One contact point: finite; pa, pb on the surfaces of A and B (the
+ * reference's signed distance); consistent with the normal (pb - pa =
+ * separation * n, as case_check's witnesses); separation <= margin. */
+static int check_contact(const mink_case *c, double margin, const mink_result *r, double tol, char *why, size_t whylen)
+{
+    if (!result_finite(r)) return reject(why, whylen, "non-finite point");
+    const mink_vec3 *pt[2] = {&r->point_a, &r->point_b};
+    const mink_shape *s[2] = {&c->a, &c->b};
+    const mink_pose *ps[2] = {&c->pa, &c->pb};
+    for (int i = 0; i < 2; ++i) {
+        double gap = 0.0;
+        if (point_gap(mink_ref_penetration, s[i], ps[i], *pt[i], &gap) < 0)
+            return reject(why, whylen, "p%c %.9g %.9g %.9g: not measurable", "AB"[i], pt[i]->x, pt[i]->y, pt[i]->z);
+        if (fabs(gap) > tol)
+            return reject(why, whylen, "p%c %.9g %.9g %.9g is %.3g %s %c's surface (tol %.3g)", "AB"[i], pt[i]->x,
+                          pt[i]->y, pt[i]->z, fabs(gap), gap > 0.0 ? "outside" : "inside", "AB"[i], tol);
+    }
+    if (!check_witness(c, r, tol, 0, why, whylen)) return 0;
+    if (r->distance > margin + tol)
+        return reject(why, whylen, "separation %.9g > margin %.9g + tol %.3g", r->distance, margin, tol);
+    return 1;
+}
+
+int case_check_manifold(const mink_case *c, double margin, const struct mink_manifold *m, char *why, size_t whylen)
+{
+    if (why && whylen) why[0] = '\0';
+    if (!c || !m) return reject(why, whylen, "no case or no manifold");
+    if (m->status < 0) return reject(why, whylen, "manifold failed with status %d", (int)m->status);
+    if (m->count > MINK_MANIFOLD_POINTS)
+        return reject(why, whylen, "count %u > %d", (unsigned)m->count, MINK_MANIFOLD_POINTS);
+    const double tol = 1e-4 * c->L, near = 1e-3 * c->L;
+    const double want = c->kind == CASE_SEP ? c->value : -c->value; /* signed */
+    /* count 0 exactly when want > margin; within near of it either answer */
+    if (m->count == 0 && want < margin - near)
+        return reject(why, whylen,
+                      "count 0, but the expected signed distance %.9g is below the margin %.9g by more than near %.3g",
+                      want, margin, near);
+    if (m->count == 0) return 1;
+    if (want > margin + near)
+        return reject(why, whylen,
+                      "count %u, but the expected signed distance %.9g is above the margin %.9g by more than near %.3g",
+                      (unsigned)m->count, want, margin, near);
+    /* each point as a result with the shared normal: case_check's rules apply */
+    mink_result r;
+    memset(&r, 0, sizeof r);
+    r.normal = m->normal;
+    if (c->value >= near && !check_normal(c, &r, tol, why, whylen)) return 0;
+    double smallest = HUGE_VAL;
+    char sub[384];
+    for (unsigned i = 0; i < m->count; ++i) {
+        const mink_contact *p = &m->points[i];
+        r.distance = p->separation;
+        r.point_a = p->point_a;
+        r.point_b = p->point_b;
+        if (!check_contact(c, margin, &r, tol, sub, sizeof sub)) return reject(why, whylen, "point %u: %s", i, sub);
+        for (unsigned j = 0; j < i; ++j)
+            if (m->points[j].id == p->id)
+                return reject(why, whylen, "points %u and %u share the key %u", j, i, (unsigned)p->id);
+        smallest = fmin(smallest, p->separation);
+    }
+    if (fabs(smallest - want) > tol)
+        return reject(why, whylen, "smallest separation %.9g, expected signed distance %.9g (|diff| %.3g > tol %.3g)",
+                      smallest, want, fabs(smallest - want), tol);
+    return c->patch_count ? check_patch(c, m, tol, why, whylen) : 1;
+}
+
 /* ------------------------------------------------------------ printing */
 
 void case_print_result(FILE *f, const mink_case *c, int query, const mink_result *r)
@@ -902,4 +1153,20 @@ void case_print_result(FILE *f, const mink_case *c, int query, const mink_result
     fprintf(f, "%s %s %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", c->id, sep ? "sep" : "pen", v,
             r->normal.x, r->normal.y, r->normal.z, r->point_a.x, r->point_a.y, r->point_a.z,
             r->point_b.x, r->point_b.y, r->point_b.z);
+}
+
+void case_print_manifold(FILE *f, const mink_case *c, const struct mink_manifold *m)
+{
+    if (m->status < 0) {
+        fprintf(f, "%s err %d\n", c->id, (int)m->status);
+        return;
+    }
+    fprintf(f, "%s man %u %.9g %.9g %.9g", c->id, (unsigned)m->count, m->normal.x, m->normal.y, m->normal.z);
+    /* a count past the array (a broken kernel) prints what the array holds */
+    for (unsigned i = 0; i < m->count && i < MINK_MANIFOLD_POINTS; ++i) {
+        const mink_contact *p = &m->points[i];
+        fprintf(f, " %.9g %.9g %.9g %.9g %.9g %.9g %.9g %u", p->point_a.x, p->point_a.y, p->point_a.z, p->point_b.x,
+                p->point_b.y, p->point_b.z, p->separation, (unsigned)p->id);
+    }
+    fputc('\n', f);
 }

@@ -1,4 +1,5 @@
-/* Query case files (format v1, tests/data/FORMAT.md): parser and checker.
+/* Query case files (format v1, tests/data/FORMAT.md): parser and checkers
+ * (queries and contact manifolds).
  * Shared by the mink-cases tool, the tests, the benchmarks and the fuzzers. */
 #ifndef MINK_CASES_H
 #define MINK_CASES_H
@@ -35,6 +36,9 @@ typedef struct mink_case {
     double value;            /* distance (sep) or depth (pen), >= 0               */
     double normal[3];        /* unit, or 0 0 0 when not unique                    */
     double L;                /* FORMAT.md tolerance scale                         */
+    unsigned patch_count;    /* manifold cases: the exact contact patch, k points */
+    const double *patch;     /* (3k doubles, AoS, world space, owned by the set); */
+                             /* 0 and NULL when the line has none                 */
 } mink_case;
 
 typedef struct case_set {
@@ -94,6 +98,21 @@ enum case_kernel { CASE_KERNEL_REF = 0, CASE_KERNEL_SIMD = 1 };
  *  into a result: distance 1 when separated, 0 when overlapping, the rest
  *  zero; status MINK_ERR_INVALID when it failed. Returns r->status. */
 mink_status case_run(const mink_case *c, int kernel, int query, mink_cache *cache, mink_result *r);
+
+/* ---- contact manifolds (FORMAT.md, "Manifolds") */
+
+/** Runs mink_ref_manifold (CASE_KERNEL_REF) or mink_manifold (CASE_KERNEL_SIMD)
+ *  on a case at `margin`; `cache` may be NULL. Returns m->status. */
+mink_status case_run_manifold(const mink_case *c, int kernel, float margin, mink_cache *cache, struct mink_manifold *m);
+
+/** Checks a manifold computed at `margin` against the case's expectation and
+ *  patch with FORMAT.md's rules and tolerances (tol 1e-4 L, near 1e-3 L).
+ *  Returns 1 if it passes; otherwise 0 with the rule and numbers in why. */
+int case_check_manifold(const mink_case *c, double margin, const struct mink_manifold *m, char *why, size_t whylen);
+
+/** Prints one manifold results line: "<id> man <count> <n> {<pa> <pb> <separation> <key>} x count"
+ *  or "<id> err <status>". */
+void case_print_manifold(FILE *f, const mink_case *c, const struct mink_manifold *m);
 
 #ifdef __cplusplus
 }

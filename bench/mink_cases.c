@@ -1,12 +1,15 @@
 /* mink-cases: runs, checks and times a query case file (tests/data/FORMAT.md).
  *
- *   mink-cases run   FILE [--kernel ref|simd] [--query Q] [--cache]
- *   mink-cases check FILE [--kernel ref|simd] [--query Q] [--cache] [--verbose]
- *   mink-cases time  FILE [--kernel ref|simd] [--query Q] [--cache] [--reps N]
+ *   mink-cases run      FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache]
+ *   mink-cases check    FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--verbose]
+ *   mink-cases time     FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--reps N]
+ *   mink-cases manifold FILE [--kernel ref|simd] [--margin M] [--cache]
  *
- * Q is distance, penetration or intersect. Defaults: --kernel simd
- * --query penetration, no cache. --cache gives each group one mink_cache,
- * carried from case to case in file order (frame coherence on trajectories). */
+ * Q is distance, penetration, intersect or manifold (contact manifolds at
+ * margin M, default 0: FORMAT.md, "Manifolds"); `manifold` is run --query
+ * manifold. Defaults: --kernel simd --query penetration, no cache. --cache
+ * gives each group one mink_cache, carried from case to case in file order
+ * (frame coherence on trajectories). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "cases.h"
@@ -17,11 +20,21 @@
 #include <string.h>
 #include <time.h>
 
+/* The tool's fourth query, next to enum case_query. */
+enum { QUERY_MANIFOLD = CASE_QUERY_PENETRATION + 1 };
+
 typedef struct options {
     const char *cmd, *file;
     int kernel, query, cache, verbose;
     long reps;
+    float margin;      /* manifolds only */
 } options;
+
+/* What a case answered: a query result, or a manifold. */
+typedef struct answer {
+    mink_result r;
+    struct mink_manifold m;
+} answer;
 
 /* Groups in order of first appearance; each case knows its group. */
 typedef struct groups {
@@ -35,10 +48,12 @@ typedef struct groups {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: mink-cases run   FILE [--kernel ref|simd] [--query Q] [--cache]\n"
-            "       mink-cases check FILE [--kernel ref|simd] [--query Q] [--cache] [--verbose]\n"
-            "       mink-cases time  FILE [--kernel ref|simd] [--query Q] [--cache] [--reps N]\n"
-            "Q: distance | penetration | intersect (default penetration); kernel default simd.\n"
+            "usage: mink-cases run      FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache]\n"
+            "       mink-cases check    FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--verbose]\n"
+            "       mink-cases time     FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--reps N]\n"
+            "       mink-cases manifold FILE [--kernel ref|simd] [--margin M] [--cache]  (run --query manifold)\n"
+            "Q: distance | penetration | intersect | manifold (default penetration); kernel default simd.\n"
+            "--margin: the manifold query's margin, >= 0 (default 0).\n"
             "--cache: one mink_cache per group, carried through the group's cases in order.\n");
 }
 
@@ -51,7 +66,10 @@ static int usage_error(const char *msg, const char *arg)
 
 static const char *query_name(int q)
 {
-    return q == CASE_QUERY_INTERSECT ? "intersect" : q == CASE_QUERY_DISTANCE ? "distance" : "penetration";
+    return q == CASE_QUERY_INTERSECT ? "intersect"
+         : q == CASE_QUERY_DISTANCE  ? "distance"
+         : q == QUERY_MANIFOLD       ? "manifold"
+                                     : "penetration";
 }
 
 static int parse_options(int argc, char **argv, options *o)
@@ -62,12 +80,15 @@ static int parse_options(int argc, char **argv, options *o)
     o->reps = 7;
     if (argc < 3) return usage_error("missing command or file", NULL);
     o->cmd = argv[1];
+    const int manifold_cmd = strcmp(o->cmd, "manifold") == 0;
+    if (manifold_cmd) o->cmd = "run";
     if (strcmp(o->cmd, "run") != 0 && strcmp(o->cmd, "check") != 0 && strcmp(o->cmd, "time") != 0)
         return usage_error("unknown command", o->cmd);
-    int have_reps = 0;
+    int have_reps = 0, have_query = 0, have_margin = 0;
     for (int i = 2; i < argc; ++i) {
         const char *a = argv[i];
-        if (strcmp(a, "--kernel") == 0 || strcmp(a, "--query") == 0 || strcmp(a, "--reps") == 0) {
+        if (strcmp(a, "--kernel") == 0 || strcmp(a, "--query") == 0 || strcmp(a, "--reps") == 0 ||
+            strcmp(a, "--margin") == 0) {
             if (i + 1 >= argc) return usage_error("missing value for", a);
             const char *v = argv[++i];
             if (strcmp(a, "--kernel") == 0) {
@@ -78,7 +99,15 @@ static int parse_options(int argc, char **argv, options *o)
                 if (strcmp(v, "distance") == 0) o->query = CASE_QUERY_DISTANCE;
                 else if (strcmp(v, "penetration") == 0) o->query = CASE_QUERY_PENETRATION;
                 else if (strcmp(v, "intersect") == 0) o->query = CASE_QUERY_INTERSECT;
+                else if (strcmp(v, "manifold") == 0) o->query = QUERY_MANIFOLD;
                 else return usage_error("unknown query", v);
+                have_query = 1;
+            } else if (strcmp(a, "--margin") == 0) {
+                char *end = NULL;
+                const double m = strtod(v, &end);
+                if (!*v || *end || !(m >= 0.0 && m <= MINK_MAX_MAGNITUDE)) return usage_error("bad --margin", v);
+                o->margin = (float)m;
+                have_margin = 1;
             } else {
                 char *end = NULL;
                 o->reps = strtol(v, &end, 10);
@@ -98,6 +127,9 @@ static int parse_options(int argc, char **argv, options *o)
         }
     }
     if (!o->file) return usage_error("missing file", NULL);
+    if (manifold_cmd && have_query) return usage_error("manifold takes no --query", NULL);
+    if (manifold_cmd) o->query = QUERY_MANIFOLD;
+    if (have_margin && o->query != QUERY_MANIFOLD) return usage_error("--margin is for the manifold query", NULL);
     if (o->verbose && strcmp(o->cmd, "check") != 0) return usage_error("--verbose is for check", NULL);
     if (have_reps && strcmp(o->cmd, "time") != 0) return usage_error("--reps is for time", NULL);
     return 0;
@@ -157,36 +189,54 @@ static int groups_build(const case_set *set, groups *g)
     return 0;
 }
 
+static mink_status run_one(const options *o, const mink_case *c, mink_cache *cache, answer *a)
+{
+    if (o->query == QUERY_MANIFOLD) return case_run_manifold(c, o->kernel, o->margin, cache, &a->m);
+    return case_run(c, o->kernel, o->query, cache, &a->r);
+}
+
+static int check_one(const options *o, const mink_case *c, const answer *a, char *why, size_t whylen)
+{
+    if (o->query == QUERY_MANIFOLD) return case_check_manifold(c, o->margin, &a->m, why, whylen);
+    return case_check(c, o->query, &a->r, why, whylen);
+}
+
+static void print_one(const options *o, const mink_case *c, const answer *a)
+{
+    if (o->query == QUERY_MANIFOLD) case_print_manifold(stdout, c, &a->m);
+    else case_print_result(stdout, c, o->query, &a->r);
+}
+
 /* Runs every case in file order, each group with its own cache when asked. */
-static int run_all(const case_set *set, const groups *g, const options *o, mink_result *res)
+static int run_all(const case_set *set, const groups *g, const options *o, answer *res)
 {
     mink_cache *caches = calloc(g->count ? g->count : 1, sizeof(mink_cache));
     if (!caches) return -1;
     for (size_t i = 0; i < set->count; ++i)
-        case_run(&set->cases[i], o->kernel, o->query, o->cache ? &caches[g->of_case[i]] : NULL, &res[i]);
+        run_one(o, &set->cases[i], o->cache ? &caches[g->of_case[i]] : NULL, &res[i]);
     free(caches);
     return 0;
 }
 
 static int cmd_run(const case_set *set, const groups *g, const options *o)
 {
-    mink_result *res = calloc(set->count ? set->count : 1, sizeof(mink_result));
+    answer *res = calloc(set->count ? set->count : 1, sizeof(answer));
     if (!res || run_all(set, g, o, res) != 0) { free(res); return -1; }
-    for (size_t i = 0; i < set->count; ++i) case_print_result(stdout, &set->cases[i], o->query, &res[i]);
+    for (size_t i = 0; i < set->count; ++i) print_one(o, &set->cases[i], &res[i]);
     free(res);
     return 0;
 }
 
 static int cmd_check(const case_set *set, const groups *g, const options *o, size_t *failed)
 {
-    mink_result *res = calloc(set->count ? set->count : 1, sizeof(mink_result));
+    answer *res = calloc(set->count ? set->count : 1, sizeof(answer));
     size_t *passed = calloc(g->count ? g->count : 1, sizeof(size_t));
     if (!res || !passed || run_all(set, g, o, res) != 0) { free(res); free(passed); return -1; }
     size_t npass = 0, nfail = 0;
     char why[512];
     for (size_t i = 0; i < set->count; ++i) {
         const mink_case *c = &set->cases[i];
-        if (case_check(c, o->query, &res[i], why, sizeof why)) {
+        if (check_one(o, c, &res[i], why, sizeof why)) {
             passed[g->of_case[i]]++;
             npass++;
             if (o->verbose) printf("%s ok\n", c->id);
@@ -197,7 +247,7 @@ static int cmd_check(const case_set *set, const groups *g, const options *o, siz
                 printf("  expected %s %.17g %.17g %.17g %.17g (L %.9g)\n  got      ",
                        c->kind == CASE_SEP ? "sep" : "pen", c->value, c->normal[0], c->normal[1],
                        c->normal[2], c->L);
-                case_print_result(stdout, c, o->query, &res[i]);
+                print_one(o, c, &res[i]);
             }
         }
     }
@@ -233,6 +283,7 @@ static int cmd_time(const case_set *set, const groups *g, const options *o)
     printf("# %s, kernel %s, query %s%s, median of %ld reps\n", o->file,
            o->kernel == CASE_KERNEL_REF ? "ref" : "simd", query_name(o->query), o->cache ? ", cached" : "",
            o->reps);
+    if (o->query == QUERY_MANIFOLD) printf("# margin %.9g\n", o->margin);
     printf("%-24s %8s %12s %10s\n", "group", "cases", "ns/query", "iters");
     double all_ns = 0.0;
     size_t all_n = 0;
@@ -240,21 +291,22 @@ static int cmd_time(const case_set *set, const groups *g, const options *o)
         const size_t *m = g->members[k];
         const size_t n = g->size[k];
         mink_cache cache;
-        mink_result r;
+        answer a;
+        memset(&a, 0, sizeof a); /* the half the query does not write stays 0 */
         /* Warm-up pass, also the iteration counts. */
         double iters = 0.0;
         mink_cache_reset(&cache);
         for (size_t j = 0; j < n; ++j) {
-            case_run(&set->cases[m[j]], o->kernel, o->query, o->cache ? &cache : NULL, &r);
-            iters += r.iterations;
+            run_one(o, &set->cases[m[j]], o->cache ? &cache : NULL, &a);
+            iters += a.r.iterations;
         }
         for (long rep = 0; rep < o->reps; ++rep) {
             float acc = 0.0f;
             mink_cache_reset(&cache);
             const double t0 = now_ns();
             for (size_t j = 0; j < n; ++j) {
-                case_run(&set->cases[m[j]], o->kernel, o->query, o->cache ? &cache : NULL, &r);
-                acc += r.distance;
+                run_one(o, &set->cases[m[j]], o->cache ? &cache : NULL, &a);
+                acc += a.r.distance + (float)a.m.count;
             }
             const double t1 = now_ns();
             time_sink = acc;
@@ -265,7 +317,7 @@ static int cmd_time(const case_set *set, const groups *g, const options *o)
                                        : 0.5 * (samples[o->reps / 2 - 1] + samples[o->reps / 2]);
         all_ns += med * (double)n;
         all_n += n;
-        if (o->query == CASE_QUERY_INTERSECT)
+        if (o->query == CASE_QUERY_INTERSECT || o->query == QUERY_MANIFOLD) /* no iteration counts */
             printf("%-24s %8zu %12.1f %10s\n", g->name[k], n, med, "-");
         else
             printf("%-24s %8zu %12.1f %10.2f\n", g->name[k], n, med, iters / (double)n);

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-enum { W_CHECK = 0, W_PAIR, W_AXIS, W_IA = W_AXIS + 3, W_IB = W_IA + 4, W_META = W_IB + 4, W_FRAMES, W_END };
-_Static_assert(W_END <= 16, "cache state must fit mink_cache");
+enum { W_CHECK = 0, W_PAIR, W_AXIS, W_IA = W_AXIS + 3, W_IB = W_IA + 4, W_META = W_IB + 4, W_FRAMES, W_SPARE, W_END };
+_Static_assert(W_END == 16, "cache state fills mink_cache");
 _Static_assert(W_PAIR == 1 && W_AXIS == 2 && W_IA == 5 && W_IB == 9 && W_META == 13 && W_FRAMES == 14,
                "mink_cache_store writes this layout");
 
@@ -61,7 +61,8 @@ int mink_cache_load_axis(const mink_cache *c, const mink_shape *a, const mink_sh
     const uint32_t *w = c->opaque;
     if (w[W_PAIR] != fingerprint(a, b) || w[W_CHECK] != checksum(w)) return 0;
     const uint32_t count = w[W_META] & 7u, outcome = (w[W_META] >> 3) & 3u;
-    if (count > 4 || outcome > CACHE_OVERLAP) return 0;
+    /* a feature state has count 0: its axis and outcome read the same */
+    if (count > 4 || outcome > CACHE_OVERLAP || (count > 0 && (w[W_META] >> 5) != 0)) return 0;
     for (int i = 0; i < 3; ++i) memcpy(&st->axis[i], &w[W_AXIS + i], sizeof(float));
     if (!isfinite(st->axis[0]) || !isfinite(st->axis[1]) || !isfinite(st->axis[2])) return 0;
     st->frames = w[W_FRAMES];
@@ -127,4 +128,67 @@ void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, c
     u32x4_store(w + 4, az, ia[0], ia[1], ia[2]);
     u32x4_store(w + 8, ia[3], ib[0], ib[1], ib[2]);
     u32x4_store(w + 12, ib[3], meta, frames, 0);
+}
+
+/* The feature state's words: the feature in the meta word above the
+ * outcome, and in the simplex's words (W_IA..W_IB+3) and the spare one:
+ * ids, separation, runner-up, pos[3], rot[3]. */
+enum { F_IDS = W_IA, F_SEP, F_RUNNER, F_POS, F_ROT = F_POS + 3 };
+_Static_assert(F_ROT + 1 == W_IB + 3, "rot[0..1] fill the simplex words, rot[2] the spare one");
+
+static float word_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+int mink_cache_load_feature(const mink_cache *c, const mink_shape *a, const mink_shape *b, feature_state *fs)
+{
+    fs->feature = CACHE_FEATURE_NONE;
+    if (!c) return 0;
+    const uint32_t *w = c->opaque;
+    if (w[W_PAIR] != fingerprint(a, b) || w[W_CHECK] != checksum(w)) return 0;
+    const uint32_t meta = w[W_META], feature = meta >> 5, outcome = (meta >> 3) & 3u;
+    if ((meta & 7u) != 0 || feature < CACHE_FEATURE_FACE_A || feature > CACHE_FEATURE_EDGES ||
+        (outcome != CACHE_SEPARATED && outcome != CACHE_OVERLAP))
+        return 0;
+    float v[12];
+    for (int i = 0; i < 3; ++i) v[i] = word_float(w[W_AXIS + i]);
+    for (int i = 0; i < 8; ++i) v[3 + i] = word_float(w[F_SEP + i]);
+    v[11] = word_float(w[W_SPARE]);
+    for (int i = 0; i < 12; ++i)
+        if (!isfinite(v[i])) return 0;
+    fs->feature = feature;
+    fs->ia = w[F_IDS] & 0xffffu;
+    fs->ib = w[F_IDS] >> 16;
+    fs->outcome = outcome;
+    fs->frames = w[W_FRAMES];
+    memcpy(fs->axis, v, sizeof fs->axis);
+    fs->separation = v[3];
+    fs->runner_up = v[4];
+    memcpy(fs->pos, v + 5, sizeof fs->pos);
+    fs->rot[0] = v[8], fs->rot[1] = v[9], fs->rot[2] = v[11];
+    return 1;
+}
+
+void mink_cache_store_feature(mink_cache *c, const mink_shape *a, const mink_shape *b, const feature_state *fs,
+                              const feature_state *prev)
+{
+    if (!c) return;
+    uint32_t w[W_END];
+    w[W_PAIR] = fingerprint(a, b);
+    for (int i = 0; i < 3; ++i) w[W_AXIS + i] = float_bits(fs->axis[i]);
+    w[F_IDS] = (fs->ia & 0xffffu) | (fs->ib & 0xffffu) << 16;
+    w[F_SEP] = float_bits(fs->separation);
+    w[F_RUNNER] = float_bits(fs->runner_up);
+    for (int i = 0; i < 3; ++i) w[F_POS + i] = float_bits(fs->pos[i]);
+    w[F_ROT] = float_bits(fs->rot[0]);
+    w[F_ROT + 1] = float_bits(fs->rot[1]);
+    w[W_SPARE] = float_bits(fs->rot[2]);
+    w[W_META] = (fs->outcome & 3u) << 3 | (fs->feature & 7u) << 5;
+    const int same = prev && prev->feature == fs->feature && prev->outcome == fs->outcome && prev->frames < 0xffffffffu;
+    w[W_FRAMES] = same ? prev->frames + 1 : 1;
+    w[W_CHECK] = checksum(w);
+    memcpy(c->opaque, w, sizeof w);
 }

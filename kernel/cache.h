@@ -40,6 +40,37 @@ int mink_cache_load_simplex(const mink_cache *c, const mink_shape *a, const mink
 void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, const cache_state *st,
                       const cache_state *prev);
 
+/* The manifold's deciding feature (mink_manifold), in the same 16 words:
+ * the axis and outcome where the GJK state keeps them (so the other
+ * queries of the pair can start from the axis), the simplex count 0, and
+ * in the simplex's words the feature, its separation, the best separation
+ * of any other feature, and the relative pose at the full test. */
+typedef enum cache_feature {
+    CACHE_FEATURE_NONE = 0,   /* the GJK state above (or nothing)               */
+    CACHE_FEATURE_FACE_A = 1, /* a face of A against B's support                */
+    CACHE_FEATURE_FACE_B = 2, /* a face of B against A's support                */
+    CACHE_FEATURE_EDGES = 3   /* an edge of A and an edge of B (their arcs)     */
+} cache_feature;
+
+typedef struct feature_state {
+    uint32_t feature;     /* cache_feature                                     */
+    uint32_t ia, ib;      /* face or arc indices, each below 0x10000           */
+    uint32_t outcome;     /* CACHE_SEPARATED: the feature separated by more than
+                             the margin; CACHE_OVERLAP: it decided contacts     */
+    uint32_t frames;
+    float axis[3];        /* unit, A frame, from A towards B                   */
+    float separation;     /* the feature's core separation at the full test    */
+    float runner_up;      /* the largest separation of any other feature then  */
+    float pos[3];         /* B's origin in A's frame then                       */
+    float rot[3];         /* x y z of B's rotation in A's frame then, w >= 0    */
+} feature_state;
+
+/* 1 and the state when c holds a feature of this pair, else 0. */
+int mink_cache_load_feature(const mink_cache *c, const mink_shape *a, const mink_shape *b, feature_state *fs);
+/* Writes a feature state (frames counted on from prev when it repeats). */
+void mink_cache_store_feature(mink_cache *c, const mink_shape *a, const mink_shape *b, const feature_state *fs,
+                              const feature_state *prev);
+
 /* The state a successful load found held one more query unchanged: counts
  * the frame, nothing else. Only after mink_cache_load returned 1 on c. */
 void mink_cache_held(mink_cache *c);

@@ -45,6 +45,13 @@
  * 3e-3. */
 #define MINK_GJK_REFINE_REL 1e-5f
 
+/* Contact manifolds prefer a face to an edge pair (and A's face to B's)
+ * whose separation is larger by less than this times the smaller shape's
+ * size (plus float rounding at the pair's scale): resting boxes keep face
+ * contacts instead of flickering to an edge pair. Well inside the query
+ * tolerance (a near tie of the depth, 1e-4 of the size). */
+#define MINK_MANIFOLD_PREFER_REL 1e-5f
+
 /* Iteration caps: GJK adds one support point per iteration and converges in
  * about 10-20 even on 1024-point hulls; 64 means something is cycling. */
 #define MINK_GJK_MAX_ITERATIONS 64

@@ -1,6 +1,6 @@
 /* The query case files against both kernels and all three queries, checked
  * with FORMAT.md's tolerances (bench/cases.c), plus the case-file parser and
- * the checker itself on small hand-made inputs. */
+ * the checkers (queries and contact manifolds) on small hand-made inputs. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdarg.h>
@@ -104,6 +104,13 @@ static int parse(const char *text, case_set *set, char *err, size_t errlen)
     return case_set_parse(text, strlen(text), set, err, errlen);
 }
 
+/* Parses text that must be valid; the test fails with the parser's message otherwise. */
+static void parse_ok(const char *text, case_set *set)
+{
+    char err[512];
+    if (parse(text, set, err, sizeof err) != 0) fail_msg("%s", err);
+}
+
 /* Expects a parse error whose message names `line` and contains `what`. */
 static void expect_error(const char *text, unsigned line, const char *what)
 {
@@ -175,6 +182,48 @@ static void test_parse_errors(void **state)
     assert_int_equal(parse("t", &set, NULL, 0), -1);
 }
 
+static void test_parse_patch_errors(void **state)
+{
+    (void)state;
+    /* what follows a good case line, and what the message must say */
+    static const char *const bad[][2] = {
+        {" patch", "missing token: expected patch point count"},
+        {" patch 0", "bad patch point count"},
+        {" patch -1 0 0 0", "bad patch point count"},
+        {" patch 1.5 0 0 0", "bad patch point count"},
+        {" patch x 0 0 0", "bad patch point count"},
+        {" patch 99999999999999999999 0 0 0", "bad patch point count"},
+        {" patch 2 0 0 0 1 0", "patch of 2 points needs 6 coordinates"},
+        {" patch 1 0 x 0", "bad number for patch coordinate 2"},
+        {" patch 1 0 0 1e999", "not finite"},
+        {" patch 1 0 nan 0", "not finite"},
+        {" patch 1 0 0 0 0", "1 trailing token(s) after the patch"},
+        {" patch 1 0 0 0 patch 1 0 0 0", "trailing token(s) after the patch"},
+        {" patchy 1 0 0 0", "trailing token(s) after the expectation"},
+    };
+    char text[256];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        snprintf(text, sizeof text, "a " SPHERE_PAIR "\nt " SPHERE_PAIR "%s\n", bad[i][0]);
+        expect_error(text, 2, bad[i][1]);
+    }
+}
+
+static void test_parse_patch(void **state)
+{
+    (void)state;
+    case_set set;
+    parse_ok("a " SPHERE_PAIR " patch 2 1 0 0 -1 0.5 2e-3  # a segment\nb " SPHERE_PAIR "\n", &set);
+    assert_int_equal(set.count, 2);
+    const mink_case *c = &set.cases[0];
+    assert_int_equal(c->patch_count, 2);
+    assert_non_null(c->patch);
+    const double want[6] = {1, 0, 0, -1, 0.5, 2e-3};
+    for (int k = 0; k < 6; ++k) assert_true(c->patch[k] == want[k]);
+    assert_int_equal(set.cases[1].patch_count, 0);
+    assert_null(set.cases[1].patch);
+    case_set_free(&set);
+}
+
 static void test_parse_bounded(void **state)
 {
     (void)state;
@@ -202,8 +251,7 @@ static void test_parse_values(void **state)
         "  c.1 box 0.1 1 2 3  10 20 30  0 1 0 0\tsphere 0.5 -1 0 0 1 0 0 0 pen 0.25 0 0 -1 # comment\r\n"
         "traj3/f07 hull 0.2 4 0 0 0 1 0 0 0 1 0 0 0 1 0 0 0 1 0 0 0 capsule 0.3 0.7 0 2 0 1 0 0 0 sep 0.5 0 1 0";
     case_set set;
-    char err[256];
-    if (parse(text, &set, err, sizeof err) != 0) fail_msg("%s", err);
+    parse_ok(text, &set);
     assert_int_equal(set.count, 2);
 
     const mink_case *c = &set.cases[0];
@@ -263,11 +311,9 @@ static void test_parse_invalid_shape_kept(void **state)
     /* A shape the constructor rejects is a case whose query fails, not a
      * parse error. */
     case_set set;
-    char err[256], why[256];
-    if (parse("neg sphere -1" POSE0 "box 0 1 1 1 3 0 0 1 0 0 0 sep 1 1 0 0\n"
-              "nan hull 0 1 nan 0 0" POSE0 "sphere 1 3 0 0 1 0 0 0 sep 1 1 0 0\n",
-              &set, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    char why[256];
+    parse_ok("neg sphere -1" POSE0 "box 0 1 1 1 3 0 0 1 0 0 0 sep 1 1 0 0\n"
+              "nan hull 0 1 nan 0 0" POSE0 "sphere 1 3 0 0 1 0 0 0 sep 1 1 0 0\n", &set);
     assert_int_equal(set.count, 2);
     for (size_t i = 0; i < 2; ++i) {
         assert_int_equal(set.cases[i].a.type, MINK_SHAPE_INVALID);
@@ -289,8 +335,9 @@ static void test_parse_garbage(void **state)
     static const char good[] =
         "# comment\n"
         "a.1 hull 0.1 4 0 0 0 1 0 0 0 1 0 0 0 1 0 0 0 1 0 0 0 box 0.1 1 2 3 1 2 3 0.5 0.5 0.5 0.5 pen 0.25 0 0 -1\n"
-        "a.2 capsule 0.3 0.7 0 2 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0 sep 1e-3 1 0 0\n";
-    static const char alphabet[] = " \t\n#.-+0123456789eEnaifxhullsepboxsphere\r";
+        "a.2 capsule 0.3 0.7 0 2 0 1 0 0 0 sphere 1 3 0 0 1 0 0 0 sep 1e-3 1 0 0\n"
+        "a.3 box 0 1 1 1 0 0 0 1 0 0 0 sphere 0.5 0 1.49 0 1 0 0 0 pen 0.01 0 1 0 patch 2 0 1 0 1 1 0\n";
+    static const char alphabet[] = " \t\n#.-+0123456789eEnaifxhullsepboxspherepatch\r";
     char buf[sizeof good + 64];
     uint32_t seed = 12345u;
     for (int iter = 0; iter < 20000; ++iter) {
@@ -371,9 +418,7 @@ static void test_check_spheres(void **state)
     (void)state;
     /* unit spheres: centres 3 apart (sep 1), 1.5 apart (pen 0.5); L = 4, tol 4e-4 */
     case_set set;
-    char err[256];
-    if (parse("s " SPHERE_PAIR "\np sphere 1" POSE0 "sphere 1 1.5 0 0 1 0 0 0 pen 0.5 1 0 0\n", &set, err, sizeof err))
-        fail_msg("%s", err);
+    parse_ok("s " SPHERE_PAIR "\np sphere 1" POSE0 "sphere 1 1.5 0 0 1 0 0 0 pen 0.5 1 0 0\n", &set);
     const mink_case *s = &set.cases[0], *p = &set.cases[1];
     assert_float_equal(s->L, 4.0, 0.0);
     assert_float_equal(p->L, 2.5, 0.0);
@@ -417,16 +462,13 @@ static void test_check_touching_and_ties(void **state)
 {
     (void)state;
     case_set set;
-    char err[256];
     /* t: spheres 2.0001 apart, sep 1e-4 < 1e-3 * L (L = 3.0001): either kind
      * within tol 3.0001e-4 of the signed value; u: the same 2.0009 apart.
      * b: unit cubes (half 1), B at (1.9, 1.90005, 0): depth 0.09995 along y,
      * 0.1 along x: a near tie, L = 2.90005, tol 2.9e-4. */
-    if (parse("t sphere 1" POSE0 "sphere 1 2.0001 0 0 1 0 0 0 sep 0.0001 1 0 0\n"
+    parse_ok("t sphere 1" POSE0 "sphere 1 2.0001 0 0 1 0 0 0 sep 0.0001 1 0 0\n"
               "u sphere 1" POSE0 "sphere 1 2.0009 0 0 1 0 0 0 sep 0.0009 1 0 0\n"
-              "b box 0 1 1 1" POSE0 "box 0 1 1 1 1.9 1.90005 0 1 0 0 0 pen 0.09995 0 1 0\n",
-              &set, err, sizeof err))
-        fail_msg("%s", err);
+              "b box 0 1 1 1" POSE0 "box 0 1 1 1 1.9 1.90005 0 1 0 0 0 pen 0.09995 0 1 0\n", &set);
     const mink_case *t = &set.cases[0], *u = &set.cases[1], *b = &set.cases[2];
     const int D = CASE_QUERY_DISTANCE, P = CASE_QUERY_PENETRATION, I = CASE_QUERY_INTERSECT;
     /* touching: the kind is free, the signed value is not; the normal is free */
@@ -462,8 +504,7 @@ static void test_print(void **state)
 {
     (void)state;
     case_set set;
-    char err[256];
-    if (parse("x.1 " SPHERE_PAIR, &set, err, sizeof err)) fail_msg("%s", err);
+    parse_ok("x.1 " SPHERE_PAIR, &set);
     const mink_case *c = &set.cases[0];
     mink_result r = result(1.5f, 1, 0, 0, 1, 0, 0, 2.5f, 0, 0);
     assert_string_equal(print_to_string(c, CASE_QUERY_PENETRATION, &r), "x.1 sep 1.5 1 0 0 1 0 0 2.5 0 0\n");
@@ -482,6 +523,205 @@ static void test_print(void **state)
     case_set_free(&set);
 }
 
+/* ------------------------------------------------------------ manifolds */
+
+/* A manifold with normal (0, 1, 0) and n points, each row pa, pb, separation;
+ * keys 1..n. */
+static struct mink_manifold up_manifold(unsigned n, const float pts[][7])
+{
+    struct mink_manifold m;
+    memset(&m, 0, sizeof m);
+    m.normal.y = 1.0f;
+    m.count = n;
+    for (unsigned i = 0; i < n && i < MINK_MANIFOLD_POINTS; ++i) {
+        mink_contact *c = &m.points[i];
+        c->point_a.x = pts[i][0]; c->point_a.y = pts[i][1]; c->point_a.z = pts[i][2];
+        c->point_b.x = pts[i][3]; c->point_b.y = pts[i][4]; c->point_b.z = pts[i][5];
+        c->separation = pts[i][6];
+        c->id = i + 1;
+    }
+    return m;
+}
+
+static void want_manifold(const mink_case *c, double margin, struct mink_manifold m, int want, const char *reason)
+{
+    char why[512];
+    const int got = case_check_manifold(c, margin, &m, why, sizeof why);
+    if (got != want)
+        fail_msg("case %s, margin %g: want %s, got %s (%s)", c->id, margin, want ? "pass" : "fail",
+                 got ? "pass" : "fail", why);
+    if (!want && reason && !strstr(why, reason)) fail_msg("reason '%s' should mention '%s'", why, reason);
+}
+
+/* A 1 x 1 x 1 box sunk 0.01 into a slab whose top face is y = 0.5: four
+ * corners, each pa on the slab's top, pb 0.01 below it on the box's bottom. */
+#define SLAB "box 0 2 0.5 2" POSE0
+#define REST_PATCH "patch 4 0.5 0.5 0.5 0.5 0.5 -0.5 -0.5 0.5 -0.5 -0.5 0.5 0.5"
+static const float REST[4][7] = {{0.5f, 0.5f, 0.5f, 0.5f, 0.49f, 0.5f, -0.01f},
+                                 {0.5f, 0.5f, -0.5f, 0.5f, 0.49f, -0.5f, -0.01f},
+                                 {-0.5f, 0.5f, -0.5f, -0.5f, 0.49f, -0.5f, -0.01f},
+                                 {-0.5f, 0.5f, 0.5f, -0.5f, 0.49f, 0.5f, -0.01f}};
+
+static void test_manifold_box_on_slab(void **state)
+{
+    (void)state;
+    case_set set;
+    /* L = 2 (the slab): tol 2e-4, near 2e-3 */
+    parse_ok("rest " SLAB "box 0 0.5 0.5 0.5 0 0.99 0 1 0 0 0 pen 0.01 0 1 0 " REST_PATCH "\n"
+              "gap " SLAB "box 0 0.5 0.5 0.5 0 1.1 0 1 0 0 0 sep 0.1 0 1 0\n"
+              "touch " SLAB "box 0 0.5 0.5 0.5 0 0.9995 0 1 0 0 0 pen 0.0005 0 1 0\n", &set);
+    const mink_case *rest = &set.cases[0], *gap = &set.cases[1], *touch = &set.cases[2];
+    assert_float_equal(rest->L, 2.0, 0.0);
+    const struct mink_manifold good = up_manifold(4, REST);
+    want_manifold(rest, 0.0, good, 1, NULL);
+    want_manifold(rest, 0.025, good, 1, NULL);
+    struct mink_manifold m = good; /* in any order, with any distinct keys */
+    m.points[0] = good.points[2];
+    m.points[2] = good.points[0];
+    m.points[0].id = 77;
+    m.points[3].id = 0;
+    want_manifold(rest, 0.0, m, 1, NULL);
+
+    /* count, status */
+    want_manifold(rest, 0.0, up_manifold(0, REST), 0, "count 0");
+    m = good;
+    m.count = 5;
+    want_manifold(rest, 0.0, m, 0, "count 5 > 4");
+    m = good;
+    m.status = MINK_ERR_INVALID;
+    want_manifold(rest, 0.0, m, 0, "status -1");
+    m.status = MINK_MAX_ITERATIONS; /* a capped query passes on its numbers */
+    want_manifold(rest, 0.0, m, 1, NULL);
+    /* separated by 0.1: nothing at margin 0, the bottom's corners at 0.2 */
+    const float above[2][7] = {{0.5f, 0.5f, 0.5f, 0.5f, 0.6f, 0.5f, 0.1f},
+                               {-0.5f, 0.5f, -0.5f, -0.5f, 0.6f, -0.5f, 0.1f}};
+    want_manifold(gap, 0.0, up_manifold(0, above), 1, NULL);
+    want_manifold(gap, 0.0, up_manifold(2, above), 0, "above the margin");
+    want_manifold(gap, 0.2, up_manifold(2, above), 1, NULL);
+    want_manifold(gap, 0.2, up_manifold(0, above), 0, "count 0");
+    /* within near of the margin either answer, but no point above it */
+    want_manifold(gap, 0.099, up_manifold(0, above), 1, NULL);
+    want_manifold(gap, 0.099, up_manifold(2, above), 0, "separation 0.100000001 > margin 0.099");
+    const float grazing[1][7] = {{0.5f, 0.5f, 0.5f, 0.5f, 0.4995f, 0.5f, -0.0005f}};
+    want_manifold(touch, 0.0, up_manifold(0, grazing), 1, NULL);
+    want_manifold(touch, 0.0, up_manifold(1, grazing), 1, NULL);
+
+    /* the normal: 0.05 rad off (limit 1e-2 for pen, and no near tie), not unit */
+    m = good;
+    m.normal.x = (float)sin(0.05);
+    m.normal.y = (float)cos(0.05);
+    want_manifold(rest, 0.0, m, 0, "rad from expected");
+    m = good;
+    m.normal.y = 1.01f;
+    want_manifold(rest, 0.0, m, 0, "not unit");
+
+    /* the points: on the surfaces, consistent, keys distinct */
+    m = good;
+    m.points[2].point_a.y += 0.001f; /* above the slab, inside the box */
+    m.points[2].point_b.y += 0.001f;
+    want_manifold(rest, 0.0, m, 0, "point 2: pA -0.5 0.500999987 -0.5 is 0.001 outside A's surface");
+    m = good;
+    m.points[1].point_a.x = m.points[1].point_b.x = 0.6f; /* on the slab's top, off the box */
+    want_manifold(rest, 0.0, m, 0, "outside B's surface");
+    m = good;
+    m.points[3].separation = -0.005f;
+    want_manifold(rest, 0.0, m, 0, "point 3: witnesses");
+    m = good;
+    m.points[3].id = m.points[0].id;
+    want_manifold(rest, 0.0, m, 0, "points 0 and 3 share the key 1");
+    m = good;
+    m.points[1].point_b.z = NAN;
+    want_manifold(rest, 0.0, m, 0, "non-finite");
+
+    /* the patch: three corners hold half its area */
+    want_manifold(rest, 0.0, up_manifold(3, REST), 0, "50 % of the patch's 1");
+    case_set_free(&set);
+}
+
+static void test_manifold_patches(void **state)
+{
+    (void)state;
+    case_set set;
+    /* ball: a sphere sunk 0.01 into the slab (k = 1). small: the box on the
+     * slab with a patch that claims less than the box's bottom. oct: a box
+     * turned 45 degrees about y on a box of the same size: their faces
+     * overlap in an octagon (k = 8). rod: a capsule lying along x (k = 2). */
+    parse_ok("ball " SLAB "sphere 0.5 0 0.99 0 1 0 0 0 pen 0.01 0 1 0 patch 1 0 0.5 0\n"
+              "small " SLAB "box 0 0.5 0.5 0.5 0 0.99 0 1 0 0 0 pen 0.01 0 1 0 "
+              "patch 4 0.4 0.5 0.4 0.4 0.5 -0.4 -0.4 0.5 -0.4 -0.4 0.5 0.4\n"
+              "oct box 0 0.5 0.5 0.5" POSE0 "box 0 0.5 0.5 0.5 0 0.99 0 0.9238795325112867 0 0.3826834323650898 0 "
+              "pen 0.01 0 1 0 patch 8 0.5 0.5 0.20710678118654757 0.5 0.5 -0.20710678118654757 "
+              "0.20710678118654757 0.5 -0.5 -0.20710678118654757 0.5 -0.5 -0.5 0.5 -0.20710678118654757 "
+              "-0.5 0.5 0.20710678118654757 -0.20710678118654757 0.5 0.5 0.20710678118654757 0.5 0.5\n"
+              "rod " SLAB "capsule 0.25 0.5 0 0.74 0 0.7071067811865476 0 0 0.7071067811865476 pen 0.01 0 1 0 "
+              "patch 2 -0.5 0.5 0 0.5 0.5 0\n", &set);
+    const mink_case *ball = &set.cases[0], *small = &set.cases[1], *oct = &set.cases[2], *rod = &set.cases[3];
+
+    /* k = 1: the lowest point; a second point on both surfaces, consistent
+     * and within the margin, is still off the patch */
+    const float bottom[2][7] = {{0, 0.5f, 0, 0, 0.49f, 0, -0.01f},
+                                {0.1f, 0.5f, 0, 0.1f, 0.500102f, 0, 0.000102f}};
+    want_manifold(ball, 0.025, up_manifold(1, bottom), 1, NULL);
+    want_manifold(ball, 0.025, up_manifold(2, bottom), 0, "point 1: pA 0.100000001 0.5 0 is 0.1 outside the patch");
+    /* the smallest separation is the signed distance */
+    want_manifold(ball, 0.025, up_manifold(1, bottom + 1), 0, "smallest separation");
+
+    /* in the patch, within tol */
+    want_manifold(small, 0.0, up_manifold(4, REST), 0, "is 0.141 outside the patch of 4");
+
+    /* k > 4: every other corner of the octagon holds 71 % of it (>= 50 %), three 35 % */
+    const float h = 0.20710678f;
+    const float alt[4][7] = {{0.5f, 0.5f, h, 0.5f, 0.49f, h, -0.01f},
+                             {-h, 0.5f, 0.5f, -h, 0.49f, 0.5f, -0.01f},
+                             {-0.5f, 0.5f, -h, -0.5f, 0.49f, -h, -0.01f},
+                             {h, 0.5f, -0.5f, h, 0.49f, -0.5f, -0.01f}};
+    want_manifold(oct, 0.0, up_manifold(4, alt), 1, NULL);
+    want_manifold(oct, 0.0, up_manifold(3, alt), 0, "want >= 50 %");
+
+    /* k = 2: both ends; one end, or 80 % of the segment, is too little */
+    const float ends[2][7] = {{-0.5f, 0.5f, 0, -0.5f, 0.49f, 0, -0.01f}, {0.5f, 0.5f, 0, 0.5f, 0.49f, 0, -0.01f}};
+    const float inner[2][7] = {{-0.4f, 0.5f, 0, -0.4f, 0.49f, 0, -0.01f}, {0.4f, 0.5f, 0, 0.4f, 0.49f, 0, -0.01f}};
+    want_manifold(rod, 0.0, up_manifold(2, ends), 1, NULL);
+    want_manifold(rod, 0.0, up_manifold(1, ends), 0, "cover 0 % of the patch segment");
+    want_manifold(rod, 0.0, up_manifold(2, inner), 0, "cover 80 % of the patch segment");
+    case_set_free(&set);
+}
+
+static void test_manifold_run_and_print(void **state)
+{
+    (void)state;
+    case_set set;
+    parse_ok("rest " SLAB "box 0 0.5 0.5 0.5 0 0.99 0 1 0 0 0 pen 0.01 0 1 0 " REST_PATCH "\n"
+              "neg sphere -1" POSE0 "box 0 1 1 1 3 0 0 1 0 0 0 sep 1 1 0 0\n", &set);
+    /* an invalid shape is an error for both kernels, and fails the check */
+    const mink_case *neg = &set.cases[1];
+    char why[256];
+    struct mink_manifold m;
+    for (int k = CASE_KERNEL_REF; k <= CASE_KERNEL_SIMD; ++k) {
+        assert_int_equal(case_run_manifold(neg, k, 0.0f, NULL, &m), MINK_ERR_INVALID);
+        assert_int_equal(m.status, MINK_ERR_INVALID);
+        assert_int_equal(case_check_manifold(neg, 0.0, &m, why, sizeof why), 0);
+    }
+
+    char buf[512];
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    case_print_manifold(f, neg, &m);
+    m = up_manifold(1, REST);
+    m.points[0].id = 4000000000u;
+    case_print_manifold(f, &set.cases[0], &m);
+    m.count = 0;
+    case_print_manifold(f, &set.cases[0], &m);
+    rewind(f);
+    const size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    assert_string_equal(buf, "neg err -1\n"
+                             "rest man 1 0 1 0 0.5 0.5 0.5 0.5 0.49000001 0.5 -0.00999999978 4000000000\n"
+                             "rest man 0 0 1 0\n");
+    case_set_free(&set);
+}
+
 /* ------------------------------------------------------------ main */
 
 int main(void)
@@ -489,6 +729,8 @@ int main(void)
     const struct CMUnitTest unit[] = {
         cmocka_unit_test(test_parse_empty),
         cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_parse_patch_errors),
+        cmocka_unit_test(test_parse_patch),
         cmocka_unit_test(test_parse_bounded),
         cmocka_unit_test(test_parse_values),
         cmocka_unit_test(test_parse_invalid_shape_kept),
@@ -497,6 +739,9 @@ int main(void)
         cmocka_unit_test(test_check_spheres),
         cmocka_unit_test(test_check_touching_and_ties),
         cmocka_unit_test(test_print),
+        cmocka_unit_test(test_manifold_box_on_slab),
+        cmocka_unit_test(test_manifold_patches),
+        cmocka_unit_test(test_manifold_run_and_print),
     };
     int failed = cmocka_run_group_tests_name("case parser and checker", unit, NULL, NULL);
 

@@ -95,6 +95,9 @@ typedef struct mink_shape {
     const float *x;       /* hull: SoA vertex coordinates, `padded` each,      */
     const float *y;       /*       64-byte aligned, in caller memory           */
     const float *z;
+    /* hull: its faces, edges and face planes, built by mink_hull_init in
+     * the same caller memory (contact manifolds need them); NULL otherwise */
+    const struct mink_hull_topology *topology;
 } mink_shape;
 
 /** A sphere of radius r >= 0. Bad r gives a shape of type MINK_SHAPE_INVALID. */
@@ -104,11 +107,19 @@ MINK_API mink_shape mink_capsule(float r, float half_height);
 /** A box with half extents hx, hy, hz >= 0, rounded by r >= 0. */
 MINK_API mink_shape mink_box(float hx, float hy, float hz, float r);
 
-/** Bytes of caller memory that mink_hull_init needs for n points. */
+/** Bytes of caller memory that mink_hull_init needs for n points: the
+ *  vertex arrays, the hull's topology (faces as polygons, their planes,
+ *  edges with their two faces' normals) and the scratch space the hull
+ *  builder works in (no allocation). 0 for n == 0 or n too large. */
 MINK_API size_t mink_hull_bytes(uint32_t n);
 /** Builds the convex hull of n points (AoS input x0 y0 z0 x1 ...) rounded by r
  *  into `mem` (aligned to MINK_HULL_ALIGN, at least mink_hull_bytes(n) bytes).
  *  Points may be interior, repeated or coplanar: the core is their convex hull.
+ *  The hull's faces are computed once here, in double precision: coplanar
+ *  triangles merged into convex polygons (the 8 corners of a box give 6
+ *  quads), each with its plane, and the edges between faces. A flat point
+ *  set gives a hull of two faces back to back; collinear points a segment,
+ *  coincident ones a point.
  *  The input array is copied; `mem` is owned by the caller and must outlive
  *  the shape. Returns MINK_ERR_INVALID (and an invalid shape in *out, when out
  *  is not NULL) for NULL pointers, n == 0, non-finite values, r < 0, too little
@@ -221,6 +232,71 @@ MINK_API void mink_intersect_batch(const mink_pair *pairs, size_t n, int *out);
 MINK_API void mink_penetration_batch_mt(const mink_pair *pairs, size_t n, mink_result *out, unsigned threads);
 /** mink_intersect_batch on up to `threads` threads; as mink_penetration_batch_mt. */
 MINK_API void mink_intersect_batch_mt(const mink_pair *pairs, size_t n, int *out, unsigned threads);
+
+/* ---------------------------------------------------------------- manifolds */
+
+/** Most points a contact manifold holds. */
+#define MINK_MANIFOLD_POINTS 4
+
+/** One contact point of a manifold (world space). */
+typedef struct mink_contact {
+    mink_vec3 point_a;    /* on A's surface                                        */
+    mink_vec3 point_b;    /* on B's surface                                        */
+    float     separation; /* (point_b - point_a) . normal: < 0 penetrating; always
+                             point_b - point_a = separation * normal               */
+    uint32_t  id;         /* feature-pair key: the same next frame while the same
+                             features touch (a vertex, or an edge crossing a face's
+                             side, of each shape); distinct within a manifold    */
+} mink_contact;
+
+/** The contacts of a pair: up to four points sharing one normal.
+ *  C gives a typedef and a function one namespace, so the type keeps its
+ *  struct tag (`struct mink_manifold m; mink_manifold(..., &m);`), with
+ *  mink_contact_manifold as a typedef of it. */
+struct mink_manifold {
+    mink_vec3    normal;  /* unit, from A towards B, shared by every point          */
+    uint32_t     count;   /* 0..4; 0 when the pair is farther apart than the margin */
+    mink_contact points[MINK_MANIFOLD_POINTS];
+    mink_status  status;
+};
+typedef struct mink_manifold mink_contact_manifold;
+
+/** The contact manifold of a pair whose signed distance is at most `margin`
+ *  (>= 0; a positive margin gives speculative contacts for pairs about to
+ *  touch). count == 0 exactly when the signed distance is above the margin
+ *  (either answer within the touching band). Otherwise: the normal is the
+ *  pair's contact normal (mink_penetration's, or one whose depth ties it
+ *  within the query tolerance: a face is preferred to an edge pair within
+ *  it, so resting boxes get face contacts); the smallest separation is the
+ *  signed distance; every point has separation <= margin. Where faces or
+ *  edges touch, the points are corners of the touching features' overlap
+ *  (the incident face clipped against the reference face): all of them
+ *  when there are at most four, else four that keep the deepest point and
+ *  most of the area. A vertex on a face, an edge across an edge, and any
+ *  contact of a sphere give one point; a capsule along a face or another
+ *  capsule two. Rounded shapes: the cores are tested and the points moved
+ *  out by the radii along the normal.
+ *  `cache` (may be NULL) keeps the deciding feature: a face of A, a face of
+ *  B, an edge pair, or GJK's closest features, with its separation and the
+ *  pair's relative pose. Next frame that feature is tried first: when it
+ *  still separates by more than the margin the answer is count 0 after one
+ *  axis test; when the motion since is too small for any other feature to
+ *  take over, the manifold is rebuilt from it without the full test. A
+ *  stale, foreign or garbage cache only costs time.
+ *  Returns out->status: MINK_OK, MINK_MAX_ITERATIONS (a cap was hit; the
+ *  manifold is still consistent), or MINK_ERR_INVALID (NULL pointers, bad
+ *  shapes or poses, a negative or non-finite margin, a hull without its
+ *  topology): then *out is all zeros but the status, and the cache is
+ *  left unchanged. */
+MINK_API mink_status mink_manifold(const mink_shape *a, const mink_pose *pa,
+                                   const mink_shape *b, const mink_pose *pb,
+                                   float margin, mink_cache *cache, struct mink_manifold *out);
+
+/** mink_manifold on each pair, out[i] answering pairs[i] with its cache.
+ *  An invalid pair answers MINK_ERR_INVALID; the others are unaffected.
+ *  pairs == NULL: every out[i] is that error; out == NULL or n == 0:
+ *  nothing is written. No allocation. */
+MINK_API void mink_manifold_batch(const mink_pair *pairs, size_t n, float margin, struct mink_manifold *out);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,11 @@ MINK_API mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *
                                           const mink_shape *b, const mink_pose *pb,
                                           mink_cache *cache, mink_result *out);
 
+/* The contact manifold (see mink_manifold), scalar reference. */
+MINK_API mink_status mink_ref_manifold(const mink_shape *a, const mink_pose *pa,
+                                       const mink_shape *b, const mink_pose *pb,
+                                       float margin, mink_cache *cache, struct mink_manifold *out);
+
 #ifdef __cplusplus
 }
 #endif

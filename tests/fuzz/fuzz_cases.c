@@ -7,7 +7,10 @@
  * agree on whether the input is valid (mink_shape_is_valid and
  * mink_pose_is_valid say which it is), give all-zero MINK_ERR_INVALID results
  * for invalid input and finite, consistent ones otherwise; the checker, the
- * printer and the support function take every case and result.
+ * printer and the support function take every case and result. Contact
+ * manifolds likewise: an all-zero MINK_ERR_INVALID answer for invalid input,
+ * at most four finite points otherwise, and the manifold checker and printer
+ * take every case (its patch included) and manifold.
  *
  * Build with MINK_FUZZ_STANDALONE for a plain driver (AFL++, replaying
  * crash files): it runs every file named on the command line, or stdin. */
@@ -157,10 +160,64 @@ static int too_thin(const case_shape *s)
 }
 #endif
 
+/* The manifold of both kernels at margins 0 and 0.025 (FORMAT.md's two),
+ * and a one-point manifold made of the penetration answer `pen`, so that the
+ * checker's point and patch rules see this case's shapes and patch whatever
+ * the kernel answers. */
+static void check_manifolds(const mink_case *c, int valid, const mink_result pen[2])
+{
+    static const float margins[2] = {0.0f, 0.025f};
+    char why[256];
+    for (int k = 0; k < 2; ++k)
+        for (int i = 0; i < 2; ++i) {
+            struct mink_manifold m;
+            const mink_status st = case_run_manifold(c, k, margins[i], NULL, &m);
+            if (st != m.status) violation("case_run_manifold returned %d, manifold says %d", (int)st, (int)m.status);
+            if (!valid) {
+                struct mink_manifold zero; /* all members 4 bytes: no padding */
+                memset(&zero, 0, sizeof zero);
+                zero.status = MINK_ERR_INVALID;
+                if (memcmp(&m, &zero, sizeof m) != 0)
+                    violation("%s manifold: invalid case not answered with an all-zero MINK_ERR_INVALID",
+                              kernel_name[k]);
+            } else if (st >= 0) {
+                if (m.count > MINK_MANIFOLD_POINTS)
+                    violation("%s manifold: count %u", kernel_name[k], (unsigned)m.count);
+                const float f[3] = {m.normal.x, m.normal.y, m.normal.z};
+                for (unsigned j = 0; j < 3; ++j)
+                    if (!isfinite(f[j])) violation("%s manifold: non-finite normal", kernel_name[k]);
+                for (unsigned j = 0; j < m.count; ++j) {
+                    const mink_contact *p = &m.points[j];
+                    const float g[7] = {p->point_a.x, p->point_a.y, p->point_a.z, p->point_b.x,
+                                        p->point_b.y, p->point_b.z, p->separation};
+                    for (unsigned e = 0; e < 7; ++e)
+                        if (!isfinite(g[e])) violation("%s manifold: point %u not finite", kernel_name[k], j);
+                }
+            }
+            why[0] = '\0';
+            (void)case_check_manifold(c, margins[i], &m, why, sizeof why);
+            if (memchr(why, '\0', sizeof why) == NULL) violation("case_check_manifold left no NUL in why");
+            case_print_manifold(sink(), c, &m);
+            if (pen[k].status < 0) continue;
+            memset(&m, 0, sizeof m);
+            m.count = 1;
+            m.normal = pen[k].normal;
+            m.points[0].point_a = pen[k].point_a;
+            m.points[0].point_b = pen[k].point_b;
+            m.points[0].separation = pen[k].distance;
+            (void)case_check_manifold(c, margins[i], &m, why, sizeof why);
+            if (memchr(why, '\0', sizeof why) == NULL) violation("case_check_manifold left no NUL in why");
+        }
+}
+
 static void check_case(const mink_case *c)
 {
     g_case = c;
     if (!c->id) violation("case without an id");
+    if ((c->patch_count == 0) != (c->patch == NULL))
+        violation("patch_count %u with patch %s", c->patch_count, c->patch ? "set" : "NULL");
+    for (size_t i = 0; i < 3 * (size_t)c->patch_count; ++i)
+        if (!isfinite(c->patch[i])) violation("patch coordinate %zu not finite", i + 1);
     char group[64];
     case_group(c->id, group, sizeof group);
     if (memchr(group, '\0', sizeof group) == NULL) violation("case_group left no NUL");
@@ -212,6 +269,8 @@ static void check_case(const mink_case *c)
             case_print_result(sink(), c, q, &r[k][q]);
         }
     }
+    const mink_result pen[2] = {r[0][2], r[1][2]};
+    check_manifolds(c, valid, pen);
     if (!valid) return;
     /* away from the touching band: ref and simd agree, intersect agrees with penetration */
     const double dr = r[0][2].distance, ds = r[1][2].distance;

@@ -1,0 +1,122 @@
+/* Sutherland-Hodgman clipping of the incident polygon against the reference
+ * face's side planes, keys for the points it makes, and the reduction of a
+ * patch to four points. */
+#include "clip.h"
+
+uint32_t clip_key(uint32_t kind, uint32_t a, uint32_t b, uint32_t c)
+{
+    /* a multiply-xorshift mix per word (murmur3's finalizer constants) */
+    uint32_t h = 0x6d6e6b31u ^ kind;
+    const uint32_t w[3] = {a, b, c};
+    for (int i = 0; i < 3; ++i) {
+        h ^= w[i] * 0xcc9e2d51u;
+        h = (h << 13 | h >> 19) * 5u + 0xe6546b64u;
+    }
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    return h ^ (h >> 16);
+}
+
+uint32_t clip_edge_key(uint32_t kind, uint32_t u, uint32_t v)
+{
+    return u < v ? clip_key(kind, u, v, 0) : clip_key(kind, v, u, 0);
+}
+
+/* One side plane: keeps m.(x - r) <= 0. */
+static uint32_t clip_side(const clip_point *in, uint32_t n, v3 m, v3 r, uint32_t side, clip_point *out)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n && k < CLIP_MAX_POINTS; ++i) {
+        const clip_point *p = &in[i], *q = &in[i + 1 < n ? i + 1 : 0];
+        const float dp = v3_dot(m, v3_sub(p->p, r)), dq = v3_dot(m, v3_sub(q->p, r));
+        if (dp <= 0.0f) out[k++] = *p;
+        if (((dp < 0.0f && dq > 0.0f) || (dp > 0.0f && dq < 0.0f)) && k < CLIP_MAX_POINTS) {
+            const float t = dp / (dp - dq);
+            clip_point x;
+            x.p = v3_add(p->p, v3_scale(v3_sub(q->p, p->p), t));
+            x.key = clip_key(2, p->edge, side, 0);
+            /* entering: the new point leaves along p's edge towards q;
+             * leaving: along the side plane to where the polygon re-enters */
+            x.edge = dp > 0.0f ? p->edge : side;
+            out[k++] = x;
+        }
+    }
+    return k;
+}
+
+uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_t *ref_ids, uint32_t nref,
+                      v3 normal, clip_point *scratch)
+{
+    clip_point *in = poly, *out = scratch;
+    for (uint32_t j = 0; j < nref && n > 0; ++j) {
+        const uint32_t j1 = j + 1 < nref ? j + 1 : 0;
+        const v3 m = v3_cross(v3_sub(ref[j1], ref[j]), normal); /* outward for a counter-clockwise loop */
+        n = clip_side(in, n, m, ref[j], clip_edge_key(3, ref_ids[j], ref_ids[j1]), out);
+        clip_point *t = in;
+        in = out;
+        out = t;
+    }
+    if (in != poly)
+        for (uint32_t i = 0; i < n; ++i) poly[i] = in[i];
+    return n;
+}
+
+/* Twice the signed area of (a, b, c) projected along n. */
+static float area2(v3 n, v3 a, v3 b, v3 c) { return v3_dot(n, v3_cross(v3_sub(b, a), v3_sub(c, a))); }
+
+uint32_t reduce_points(const clip_point *pts, const float *sep, uint32_t n, v3 normal, uint32_t pick[4])
+{
+    if (n == 0) return 0;
+    uint32_t p0 = 0;
+    for (uint32_t i = 1; i < n; ++i)
+        if (sep[i] < sep[p0]) p0 = i;
+    if (n <= 4) {
+        for (uint32_t i = 0; i < n; ++i) pick[i] = i;
+        return n;
+    }
+    pick[0] = p0;
+    const v3 x0 = pts[p0].p;
+    /* the farthest from the deepest, in the contact plane */
+    uint32_t p1 = p0;
+    float far2 = 0.0f;
+    for (uint32_t i = 0; i < n; ++i) {
+        const v3 d = v3_sub(pts[i].p, x0);
+        const v3 t = v3_sub(d, v3_scale(normal, v3_dot(d, normal)));
+        const float d2 = v3_len2(t);
+        if (d2 > far2) far2 = d2, p1 = i;
+    }
+    if (p1 == p0) return 1;
+    pick[1] = p1;
+    const float tiny = 1e-6f * far2; /* areas below this are slivers */
+    uint32_t p2 = p0;
+    float best = tiny;
+    for (uint32_t i = 0; i < n; ++i) {
+        const float a = area2(normal, x0, pts[p1].p, pts[i].p);
+        if (a > best || -a > best) best = a > 0.0f ? a : -a, p2 = i;
+    }
+    if (p2 == p0) return 2;
+    pick[2] = p2;
+    /* the triangle counter-clockwise, then the point adding the most area:
+     * the sum over the edges it sees of the triangle it makes with them */
+    v3 tri[3] = {x0, pts[p1].p, pts[p2].p};
+    if (area2(normal, tri[0], tri[1], tri[2]) < 0.0f) {
+        const v3 t = tri[1];
+        tri[1] = tri[2];
+        tri[2] = t;
+    }
+    uint32_t p3 = p0;
+    best = tiny;
+    for (uint32_t i = 0; i < n; ++i) {
+        float added = 0.0f;
+        for (int e = 0; e < 3; ++e) {
+            const float a = area2(normal, tri[e], tri[(e + 1) % 3], pts[i].p);
+            if (a < 0.0f) added -= a;
+        }
+        if (added > best) best = added, p3 = i;
+    }
+    if (p3 == p0) return 3;
+    pick[3] = p3;
+    return 4;
+}

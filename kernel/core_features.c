@@ -1,0 +1,216 @@
+/* Core features for contact manifolds: boxes analytically, hulls from their
+ * topology (hull.h). Face f of a box is axis f / 2, outward along + when
+ * f is odd; corner ids are the zyx sign bits (bit set: +half). */
+#include "core_features.h"
+
+#include <string.h>
+
+static const uint8_t box_loop[6][4] = {
+    {0, 4, 6, 2}, {1, 3, 7, 5}, /* -x, +x */
+    {0, 1, 5, 4}, {2, 6, 7, 3}, /* -y, +y */
+    {0, 2, 3, 1}, {4, 5, 7, 6}, /* -z, +z */
+};
+
+/* Each edge once: its ends (v0 -> v1 runs counter-clockwise in face f0)
+ * and its two faces; then e = n0 x n1 points from v0 to v1. */
+static const uint8_t box_edge[12][4] = {
+    {0, 1, 2, 4}, {0, 2, 4, 0}, {0, 4, 0, 2}, {1, 3, 1, 4}, {1, 5, 2, 1}, {2, 3, 4, 3},
+    {2, 6, 3, 0}, {3, 7, 1, 3}, {4, 5, 5, 2}, {4, 6, 0, 5}, {5, 7, 5, 1}, {6, 7, 3, 5},
+};
+
+static v3 box_normal(uint32_t face)
+{
+    float n[3] = {0, 0, 0};
+    n[face >> 1] = (face & 1u) ? 1.0f : -1.0f;
+    return v3_make(n[0], n[1], n[2]);
+}
+
+static v3 box_corner(const mink_shape *s, uint32_t id)
+{
+    return v3_make((id & 1u) ? s->half[0] : -s->half[0], (id & 2u) ? s->half[1] : -s->half[1],
+                   (id & 4u) ? s->half[2] : -s->half[2]);
+}
+
+int core_view_init(core_view *v, const mink_shape *s)
+{
+    memset(v, 0, sizeof *v);
+    v->s = s;
+    switch (s->type) {
+    case MINK_SHAPE_SPHERE: v->kind = CORE_POINT; return 1;
+    case MINK_SHAPE_CAPSULE:
+        v->kind = CORE_SEGMENT;
+        v->ends[1] = 1;
+        return 1;
+    case MINK_SHAPE_BOX: v->kind = CORE_POLY; return 1;
+    case MINK_SHAPE_HULL: break;
+    default: return 0;
+    }
+    const hull_topology *t = s->topology;
+    if (!t || t->point_count != s->count) return 0;
+    v->t = t;
+    v->ends[0] = t->ends[0];
+    v->ends[1] = t->ends[1];
+    v->kind = t->kind == HULL_POINT ? CORE_POINT : t->kind == HULL_SEGMENT ? CORE_SEGMENT : CORE_POLY;
+    return 1;
+}
+
+v3 core_point(const core_view *v, uint32_t id)
+{
+    const mink_shape *s = v->s;
+    switch (s->type) {
+    case MINK_SHAPE_BOX: return box_corner(s, id);
+    case MINK_SHAPE_CAPSULE: return v3_make(0.0f, id ? s->half[1] : -s->half[1], 0.0f);
+    case MINK_SHAPE_HULL: return id < s->count ? v3_make(s->x[id], s->y[id], s->z[id]) : v3_make(0, 0, 0);
+    default: return v3_make(0, 0, 0);
+    }
+}
+
+uint32_t core_face_count(const core_view *v)
+{
+    if (v->kind != CORE_POLY) return 0;
+    return v->t ? v->t->face_count : 6;
+}
+
+v3 core_face_normal(const core_view *v, uint32_t face)
+{
+    if (!v->t) return box_normal(face);
+    return v3_make(hull_plane(v->t, 0)[face], hull_plane(v->t, 1)[face], hull_plane(v->t, 2)[face]);
+}
+
+float core_face_offset(const core_view *v, uint32_t face)
+{
+    if (!v->t) return v->s->half[face >> 1];
+    return hull_plane(v->t, 3)[face];
+}
+
+uint32_t core_face_size(const core_view *v, uint32_t face)
+{
+    if (!v->t) return 4;
+    const uint32_t *first = hull_face_first(v->t);
+    return first[face + 1] - first[face];
+}
+
+uint32_t core_face_point(const core_view *v, uint32_t face, uint32_t k)
+{
+    if (!v->t) return box_loop[face][k];
+    return hull_face_vertex(v->t)[hull_face_first(v->t)[face] + k];
+}
+
+uint32_t core_point_faces(const core_view *v, uint32_t id, uint32_t *faces, uint32_t cap)
+{
+    if (v->kind != CORE_POLY) return 0;
+    if (!v->t) {
+        uint32_t n = 0;
+        for (uint32_t axis = 0; axis < 3 && n < cap; ++axis) faces[n++] = 2 * axis + ((id >> axis) & 1u);
+        return n;
+    }
+    if (id >= v->t->point_count) return 0;
+    const uint32_t *first = hull_point_first(v->t), *list = hull_point_face(v->t);
+    uint32_t n = 0;
+    for (uint32_t k = first[id]; k < first[id + 1] && n < cap; ++k) faces[n++] = list[k];
+    return n;
+}
+
+uint32_t core_arc_count(const core_view *v)
+{
+    if (v->kind != CORE_POLY) return 0;
+    return v->t ? v->t->arc_count : 12;
+}
+
+void core_arc(const core_view *v, uint32_t arc, v3 *n0, v3 *n1, v3 *e, v3 *o, uint32_t ids[2])
+{
+    if (!v->t) {
+        const uint8_t *k = box_edge[arc];
+        *n0 = box_normal(k[2]);
+        *n1 = box_normal(k[3]);
+        *e = v3_cross(*n0, *n1);
+        *o = box_corner(v->s, k[0]);
+        ids[0] = k[0];
+        ids[1] = k[1];
+        return;
+    }
+    const hull_topology *t = v->t;
+    *n0 = v3_make(hull_arc(t, 0)[arc], hull_arc(t, 1)[arc], hull_arc(t, 2)[arc]);
+    *n1 = v3_make(hull_arc(t, 3)[arc], hull_arc(t, 4)[arc], hull_arc(t, 5)[arc]);
+    *e = v3_make(hull_arc(t, 6)[arc], hull_arc(t, 7)[arc], hull_arc(t, 8)[arc]);
+    *o = v3_make(hull_arc(t, 9)[arc], hull_arc(t, 10)[arc], hull_arc(t, 11)[arc]);
+    ids[0] = hull_arc_point(t, 0)[arc];
+    ids[1] = hull_arc_point(t, 1)[arc];
+}
+
+void core_soa(const core_view *v, float *box_store, soa_points *points, soa_planes *planes, soa_arcs *arcs)
+{
+    const mink_shape *s = v->s;
+    if (v->t) {
+        const hull_topology *t = v->t;
+        *points = (soa_points){s->x, s->y, s->z, s->count, s->padded};
+        *planes = (soa_planes){hull_plane(t, 0), hull_plane(t, 1), hull_plane(t, 2), hull_plane(t, 3), t->face_count,
+                               t->face_padded};
+        arcs->count = t->arc_count;
+        arcs->padded = t->arc_padded;
+        for (unsigned k = 0; k < 12; ++k) arcs->f[k] = hull_arc(t, k);
+        return;
+    }
+    /* a box: 8 corners, 6 planes, 12 arcs, each array one pad long */
+    enum { P = MINK_HULL_PAD };
+    float *x = box_store, *y = x + P, *z = y + P, *f = z + P;
+    float *nx = f, *ny = nx + P, *nz = ny + P, *d = nz + P, *arc = d + P;
+    for (uint32_t i = 0; i < P; ++i) {
+        const v3 c = box_corner(s, i < 8 ? i : 0);
+        x[i] = c.x, y[i] = c.y, z[i] = c.z;
+        const uint32_t face = i < 6 ? i : 0;
+        const v3 n = box_normal(face);
+        nx[i] = n.x, ny[i] = n.y, nz[i] = n.z, d[i] = s->half[face >> 1];
+    }
+    memset(arc, 0, 12 * P * sizeof(float));
+    for (uint32_t i = 0; i < 12; ++i) {
+        v3 w[4];
+        uint32_t ids[2];
+        core_arc(v, i, &w[0], &w[1], &w[2], &w[3], ids);
+        for (unsigned k = 0; k < 4; ++k) {
+            arc[(3 * k + 0) * P + i] = w[k].x;
+            arc[(3 * k + 1) * P + i] = w[k].y;
+            arc[(3 * k + 2) * P + i] = w[k].z;
+        }
+    }
+    *points = (soa_points){x, y, z, 8, P};
+    *planes = (soa_planes){nx, ny, nz, d, 6, P};
+    arcs->count = 12;
+    arcs->padded = P;
+    for (unsigned k = 0; k < 12; ++k) arcs->f[k] = arc + k * P;
+}
+
+/* R v for the rows of R. */
+static v3 rotate(const v3 rows[3], v3 v) { return v3_make(v3_dot(rows[0], v), v3_dot(rows[1], v), v3_dot(rows[2], v)); }
+
+void core_soa_moved(const soa_points *p, const soa_planes *f, const soa_arcs *a, const v3 rows[3], v3 t, float *store,
+                    soa_points *po, soa_planes *fo, soa_arcs *ao)
+{
+    float *x = store, *y = x + p->padded, *z = y + p->padded;
+    for (uint32_t i = 0; i < p->padded; ++i) {
+        const v3 q = v3_add(rotate(rows, v3_make(p->x[i], p->y[i], p->z[i])), t);
+        x[i] = q.x, y[i] = q.y, z[i] = q.z;
+    }
+    *po = (soa_points){x, y, z, p->count, p->padded};
+    float *nx = z + p->padded, *ny = nx + f->padded, *nz = ny + f->padded, *d = nz + f->padded;
+    for (uint32_t i = 0; i < f->padded; ++i) {
+        const v3 n = rotate(rows, v3_make(f->nx[i], f->ny[i], f->nz[i]));
+        nx[i] = n.x, ny[i] = n.y, nz[i] = n.z;
+        d[i] = f->d[i] + v3_dot(n, t);
+    }
+    *fo = (soa_planes){nx, ny, nz, d, f->count, f->padded};
+    float *arc = d + f->padded;
+    const uint32_t pa = a->padded;
+    for (uint32_t i = 0; i < pa; ++i) {
+        for (unsigned k = 0; k < 4; ++k) {
+            v3 w = rotate(rows, v3_make(a->f[3 * k][i], a->f[3 * k + 1][i], a->f[3 * k + 2][i]));
+            if (k == 3 && i < a->count) w = v3_add(w, t); /* the padding stays zero */
+            arc[(3 * k + 0) * pa + i] = w.x;
+            arc[(3 * k + 1) * pa + i] = w.y;
+            arc[(3 * k + 2) * pa + i] = w.z;
+        }
+    }
+    ao->count = a->count;
+    ao->padded = pa;
+    for (unsigned k = 0; k < 12; ++k) ao->f[k] = arc + k * pa;
+}

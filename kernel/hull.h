@@ -1,0 +1,110 @@
+/* Hull topology: what contact manifolds need to know about a hull beyond
+ * its points. Built once by mink_hull_init (hull_build.c, double precision),
+ * stored in the caller's memory after the vertex arrays, read by both
+ * kernels. Not the hot path of any query but the manifold's.
+ *
+ * Layout: a header (struct mink_hull_topology) on a 64-byte boundary right
+ * after the shape's x, y, z arrays, then its arrays, each on a 64-byte
+ * boundary, found through byte offsets from the header (the block holds no
+ * pointers). Indices of points are indices into the shape's x, y, z arrays,
+ * i.e. into the caller's input order; repeated and interior points are in
+ * no face. */
+#ifndef MINK_HULL_H
+#define MINK_HULL_H
+
+#include "mink/mink.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum hull_kind {
+    HULL_SOLID = 0,   /* a polytope with volume                                      */
+    HULL_FLAT = 1,    /* coplanar points: face 0 (normal n) and face 1 (-n), the same
+                         polygon in opposite orders                                  */
+    HULL_SEGMENT = 2, /* collinear points: ends[0], ends[1]; no faces, no arcs       */
+    HULL_POINT = 3    /* coincident points: ends[0] (= ends[1]); no faces, no arcs   */
+} hull_kind;
+
+struct mink_hull_topology {
+    uint32_t kind;          /* hull_kind                                             */
+    uint32_t point_count;   /* the shape's count (input points)                      */
+    uint32_t vertex_count;  /* points that are in some face's loop                   */
+    uint32_t face_count;
+    uint32_t face_padded;   /* face arrays' length: face_count rounded up to
+                               MINK_HULL_PAD; the padding repeats face 0            */
+    uint32_t arc_count;     /* Gauss-map arcs: one per edge between two faces
+                               (HULL_FLAT: two per polygon edge, n -> m -> -n with
+                               m the edge's outward direction in the plane)          */
+    uint32_t arc_padded;    /* arc arrays' length: arc_count rounded up to
+                               MINK_HULL_PAD; the padding is all zeros (every Gauss
+                               test, a strict sign test, fails on it)                */
+    uint32_t loop_count;    /* entries of face_vertex (and of vertex_face)           */
+    uint32_t ends[2];       /* HULL_SEGMENT / HULL_POINT: the extreme points         */
+    float size;             /* the points' bounding-box diagonal                     */
+    float merge_tol;        /* distance within which points were taken as coplanar  */
+    /* byte offsets from this header */
+    uint32_t off_plane;        /* float nx[face_padded], ny[], nz[], d[]: unit outward
+                                  normal and offset, every point p has n.p <= d and
+                                  the face's corners lie within merge_tol of it     */
+    uint32_t off_face_first;   /* uint32 [face_count + 1]: face f's loop is
+                                  face_vertex[face_first[f] .. face_first[f + 1])   */
+    uint32_t off_face_vertex;  /* uint32 [loop_count]: point indices, counter-
+                                  clockwise seen from outside (right hand about n)  */
+    uint32_t off_point_first;  /* uint32 [point_count + 1]: point i's faces are
+                                  point_face[point_first[i] .. point_first[i + 1])  */
+    uint32_t off_point_face;   /* uint32 [loop_count]                                */
+    uint32_t off_arc;          /* float, 12 arrays of arc_padded: n0x n0y n0z (the
+                                  arc's first face normal), n1x n1y n1z (second),
+                                  ex ey ez = unit (n0 x n1) (the arc's plane normal,
+                                  parallel to the edge), ox oy oz (the edge's first
+                                  point)                                             */
+    uint32_t off_arc_point;    /* uint32 v0[arc_padded], v1[arc_padded]: the edge's
+                                  end points                                          */
+    uint32_t bytes;            /* bytes used from the header on                      */
+};
+typedef struct mink_hull_topology hull_topology;
+
+/* Bytes the topology of n points needs after the vertex arrays, the
+ * builder's scratch space included (an upper bound; 0 when n is 0 or over
+ * MINK_HULL_MAX_POINTS). */
+size_t mink_hull_topology_bytes(uint32_t n);
+
+/* Builds the topology of the shape's points (x, y, z, count) into mem
+ * (64-byte aligned, at least mink_hull_topology_bytes(count) bytes). No
+ * allocation. Returns the header, or NULL when the points are not finite. */
+const hull_topology *mink_hull_topology_build(const float *x, const float *y, const float *z, uint32_t count,
+                                              void *mem, size_t mem_bytes);
+
+/* Views of the arrays. */
+static inline const float *hull_plane(const hull_topology *t, unsigned k) /* k: 0 nx, 1 ny, 2 nz, 3 d */
+{
+    return (const float *)((const char *)t + t->off_plane) + (size_t)k * t->face_padded;
+}
+static inline const uint32_t *hull_face_first(const hull_topology *t)
+{
+    return (const uint32_t *)((const char *)t + t->off_face_first);
+}
+static inline const uint32_t *hull_face_vertex(const hull_topology *t)
+{
+    return (const uint32_t *)((const char *)t + t->off_face_vertex);
+}
+static inline const uint32_t *hull_point_first(const hull_topology *t)
+{
+    return (const uint32_t *)((const char *)t + t->off_point_first);
+}
+static inline const uint32_t *hull_point_face(const hull_topology *t)
+{
+    return (const uint32_t *)((const char *)t + t->off_point_face);
+}
+static inline const float *hull_arc(const hull_topology *t, unsigned k) /* k: 0..11 as above */
+{
+    return (const float *)((const char *)t + t->off_arc) + (size_t)k * t->arc_padded;
+}
+static inline const uint32_t *hull_arc_point(const hull_topology *t, unsigned k) /* k: 0 v0, 1 v1 */
+{
+    return (const uint32_t *)((const char *)t + t->off_arc_point) + (size_t)k * t->arc_padded;
+}
+
+enum { HULL_ARC_N0 = 0, HULL_ARC_N1 = 3, HULL_ARC_E = 6, HULL_ARC_O = 9 };
+
+#endif

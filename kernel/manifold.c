@@ -1,0 +1,775 @@
+/* Contact manifolds, the stage both kernels share.
+ *
+ * Box and small hull pairs: the separating-axis test on the cores over the
+ * faces of A, the faces of B and the edge pairs that form a face of the
+ * Minkowski difference (arcs that cross on the Gauss map); a face wins
+ * over an edge pair within a small tolerance. The deciding face is the
+ * reference face; the incident face is the other shape's face most
+ * against it among those at its support point; the incident face clipped
+ * against the reference face's side planes gives the points. An edge pair
+ * gives one point. Separated cores: the axis's separation is the distance
+ * only when the support point lies over the reference face (or the edges'
+ * closest points inside both edges); otherwise GJK's normal decides.
+ *
+ * Other pairs (spheres, capsules, large hulls): GJK/EPA's normal, then the
+ * faces around each shape's support point along it; a face that carries
+ * the contact is the reference face, else one point from GJK/EPA.
+ *
+ * The cache keeps the deciding feature with its separation, the best
+ * separation of any other feature and the relative pose. Next query: if
+ * the feature separates by more than the margin, no contacts (one axis
+ * test); if no other feature can have overtaken it since (every
+ * separation moves at most as fast as the shapes' points: a bound from the
+ * change of pose), the manifold is rebuilt from it. */
+#include "manifold.h"
+#include "cache.h"
+#include "clip.h"
+#include "shape.h"
+#include "tolerance.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+/* Float rounding of separations computed in A's frame: about this many eps
+ * of the scale S (tolerance.h). */
+#define ROUNDING_EPS (8.0f * FLT_EPSILON)
+
+typedef struct mctx {
+    const manifold_kernel *k;
+    const mink_shape *a, *b;
+    mink_pose pa, pb;   /* unit quaternions                          */
+    core_view va, vb;
+    m33 rot_a;          /* A local -> world                          */
+    m33 rot;            /* B local -> A local                        */
+    v3 pos;             /* B's origin in A's frame                   */
+    mink_quat q;        /* rot as a unit quaternion, w >= 0          */
+    float ra, rb;
+    float margin;       /* the caller's, rounded shapes              */
+    float margin_core;  /* the same for the cores: + ra + rb         */
+    float scale;        /* S: |extent A| + |extent B| + |pos|        */
+    float prefer;       /* a face wins over an edge pair within this */
+    float band;         /* |separation| below this: touching         */
+} mctx;
+
+/* A candidate axis and the features behind it. */
+typedef struct feature {
+    uint32_t type;    /* cache_feature                                    */
+    uint32_t i, j;    /* face of A or B; or A's arc and B's arc          */
+    float s;          /* separation of the cores along n                 */
+    v3 n;             /* unit, A frame, from A towards B                 */
+    uint32_t support; /* a face: the other shape's support point id      */
+} feature;
+
+/* A contact on the cores, A frame: pb - pa = sep n. */
+typedef struct core_contact {
+    v3 pa, pb;
+    float sep;
+    uint32_t key;
+} core_contact;
+
+/* ------------------------------------------------------------ frames */
+
+static v3 b_to_a_point(const mctx *c, v3 p) { return v3_add(m33_mul(&c->rot, p), c->pos); }
+static v3 b_to_a_dir(const mctx *c, v3 d) { return m33_mul(&c->rot, d); }
+static v3 a_to_b_dir(const mctx *c, v3 d) { return m33_tmul(&c->rot, d); }
+
+/* max over the core of d.p (A frame) and the point's id, for either shape */
+static float support_of(const mctx *c, int of_b, v3 d, uint32_t *id)
+{
+    float dot;
+    if (!of_b) {
+        *id = c->k->support(c->a, d, &dot);
+        return dot;
+    }
+    *id = c->k->support(c->b, a_to_b_dir(c, d), &dot);
+    return dot + v3_dot(d, c->pos);
+}
+
+static v3 view_point(const mctx *c, int of_b, uint32_t id)
+{
+    return of_b ? b_to_a_point(c, core_point(&c->vb, id)) : core_point(&c->va, id);
+}
+
+/* ------------------------------------------------------------ features */
+
+/* A face of A (or of B): the separation of the other core from its plane. */
+static void face_feature(const mctx *c, int of_b, uint32_t face, feature *f)
+{
+    const core_view *v = of_b ? &c->vb : &c->va;
+    v3 n = core_face_normal(v, face);
+    float d = core_face_offset(v, face);
+    if (of_b) {
+        n = b_to_a_dir(c, n);
+        d += v3_dot(n, c->pos);
+    }
+    uint32_t id;
+    const float h = support_of(c, !of_b, v3_neg(n), &id);
+    f->type = of_b ? CACHE_FEATURE_FACE_B : CACHE_FEATURE_FACE_A;
+    f->i = face;
+    f->j = 0;
+    f->s = -h - d;
+    f->n = of_b ? v3_neg(n) : n;
+    f->support = id;
+}
+
+int sat_arcs_cross(v3 a0, v3 a1, v3 ea, v3 b0, v3 b1, v3 eb)
+{
+    const double cba = -((double)b0.x * ea.x + (double)b0.y * ea.y + (double)b0.z * ea.z);
+    const double dba = -((double)b1.x * ea.x + (double)b1.y * ea.y + (double)b1.z * ea.z);
+    const double adc = (double)a0.x * eb.x + (double)a0.y * eb.y + (double)a0.z * eb.z;
+    const double bdc = (double)a1.x * eb.x + (double)a1.y * eb.y + (double)a1.z * eb.z;
+    return cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0;
+}
+
+/* An edge pair, evaluated in double from the edges' end points (A frame):
+ * the axis is the normalized cross product of the edges, which float
+ * rounding turns by eps / sine for nearly parallel edges. 0 when the arcs
+ * do not cross or the edges are parallel. */
+static int edge_feature(const mctx *c, uint32_t ia, uint32_t ib, feature *f)
+{
+    v3 an0, an1, ae, ao, bn0, bn1, be, bo;
+    uint32_t aid[2], bid[2];
+    core_arc(&c->va, ia, &an0, &an1, &ae, &ao, aid);
+    core_arc(&c->vb, ib, &bn0, &bn1, &be, &bo, bid);
+    bn0 = b_to_a_dir(c, bn0), bn1 = b_to_a_dir(c, bn1), be = b_to_a_dir(c, be);
+    if (!sat_arcs_cross(an0, an1, ae, bn0, bn1, be)) return 0;
+    const v3 p0 = core_point(&c->va, aid[0]), p1 = core_point(&c->va, aid[1]);
+    const v3 q0 = view_point(c, 1, bid[0]), q1 = view_point(c, 1, bid[1]);
+    const double da[3] = {(double)p1.x - p0.x, (double)p1.y - p0.y, (double)p1.z - p0.z};
+    const double db[3] = {(double)q1.x - q0.x, (double)q1.y - q0.y, (double)q1.z - q0.z};
+    double x[3] = {da[1] * db[2] - da[2] * db[1], da[2] * db[0] - da[0] * db[2], da[0] * db[1] - da[1] * db[0]};
+    const double len = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    const double la = sqrt(da[0] * da[0] + da[1] * da[1] + da[2] * da[2]);
+    const double lb = sqrt(db[0] * db[0] + db[1] * db[1] + db[2] * db[2]);
+    if (!(len > 1e-9 * la * lb)) return 0; /* parallel: the faces' axes cover it */
+    /* outward from A: the crossing lies on A's arc, between its normals */
+    const double out = x[0] * ((double)an0.x + an1.x) + x[1] * ((double)an0.y + an1.y) + x[2] * ((double)an0.z + an1.z);
+    const double sign = out < 0.0 ? -1.0 : 1.0;
+    for (int k = 0; k < 3; ++k) x[k] *= sign / len;
+    f->type = CACHE_FEATURE_EDGES;
+    f->i = ia;
+    f->j = ib;
+    f->s = (float)(x[0] * ((double)q0.x - p0.x) + x[1] * ((double)q0.y - p0.y) + x[2] * ((double)q0.z - p0.z));
+    f->n = v3_make((float)x[0], (float)x[1], (float)x[2]);
+    f->support = 0;
+    return 1;
+}
+
+/* Parameters of the closest points of segments p0 + s dp, q0 + t dq. */
+static void segment_params(v3 p0, v3 dp, v3 q0, v3 dq, float *s_out, float *t_out)
+{
+    const v3 r = v3_sub(p0, q0);
+    const float a = v3_dot(dp, dp), e = v3_dot(dq, dq), f = v3_dot(dq, r);
+    float s = 0.0f, t = 0.0f;
+    if (a <= 0.0f && e <= 0.0f) {
+    } else if (a <= 0.0f) {
+        t = fminf(fmaxf(f / e, 0.0f), 1.0f);
+    } else {
+        const float cc = v3_dot(dp, r);
+        if (e <= 0.0f) {
+            s = fminf(fmaxf(-cc / a, 0.0f), 1.0f);
+        } else {
+            const float b = v3_dot(dp, dq), denom = a * e - b * b;
+            s = denom > 0.0f ? fminf(fmaxf((b * f - cc * e) / denom, 0.0f), 1.0f) : 0.0f;
+            t = (b * s + f) / e;
+            if (t < 0.0f) {
+                t = 0.0f;
+                s = fminf(fmaxf(-cc / a, 0.0f), 1.0f);
+            } else if (t > 1.0f) {
+                t = 1.0f;
+                s = fminf(fmaxf((b - cc) / a, 0.0f), 1.0f);
+            }
+        }
+    }
+    *s_out = s;
+    *t_out = t;
+}
+
+/* A contact from two core points and the normal: re-centred on their
+ * midpoint so that pb - pa = sep n holds. */
+static core_contact contact_between(v3 pa, v3 pb, v3 n, uint32_t key)
+{
+    core_contact cc;
+    cc.sep = v3_dot(n, v3_sub(pb, pa));
+    const v3 mid = v3_scale(v3_add(pa, pb), 0.5f);
+    cc.pa = v3_sub(mid, v3_scale(n, 0.5f * cc.sep));
+    cc.pb = v3_add(mid, v3_scale(n, 0.5f * cc.sep));
+    cc.key = key;
+    return cc;
+}
+
+/* The edge pair's single point: the edges' closest points. *inside: both
+ * lie strictly inside their edges (then the axis's separation is the
+ * distance of separated cores). */
+static core_contact edge_contact(const mctx *c, const feature *f, int *inside)
+{
+    v3 n0, n1, e, o;
+    uint32_t aid[2], bid[2];
+    core_arc(&c->va, f->i, &n0, &n1, &e, &o, aid);
+    core_arc(&c->vb, f->j, &n0, &n1, &e, &o, bid);
+    const v3 p0 = core_point(&c->va, aid[0]), p1 = core_point(&c->va, aid[1]);
+    const v3 q0 = view_point(c, 1, bid[0]), q1 = view_point(c, 1, bid[1]);
+    float s, t;
+    segment_params(p0, v3_sub(p1, p0), q0, v3_sub(q1, q0), &s, &t);
+    if (inside) *inside = s > 0.0f && s < 1.0f && t > 0.0f && t < 1.0f;
+    const v3 pa = v3_add(p0, v3_scale(v3_sub(p1, p0), s)), pb = v3_add(q0, v3_scale(v3_sub(q1, q0), t));
+    return contact_between(pa, pb, f->n, clip_key(9, clip_edge_key(0, aid[0], aid[1]), clip_edge_key(1, bid[0], bid[1]), 0));
+}
+
+/* ------------------------------------------------------------ faces */
+
+/* A face's loop in A's frame, subsampled to CLIP_MAX_POLYGON points
+ * starting at `first` (kept). Returns the count. */
+static uint32_t face_loop(const mctx *c, int of_b, uint32_t face, uint32_t first, v3 *pts, uint32_t *ids)
+{
+    const core_view *v = of_b ? &c->vb : &c->va;
+    const uint32_t size = core_face_size(v, face);
+    const uint32_t step = (size + CLIP_MAX_POLYGON - 1) / CLIP_MAX_POLYGON;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < size && n < CLIP_MAX_POLYGON; k += step) {
+        ids[n] = core_face_point(v, face, (first + k) % size);
+        pts[n] = view_point(c, of_b, ids[n]);
+        n++;
+    }
+    return n;
+}
+
+/* The position of point id in a face's loop (0 when absent). */
+static uint32_t loop_position(const core_view *v, uint32_t face, uint32_t id)
+{
+    const uint32_t size = core_face_size(v, face);
+    for (uint32_t k = 0; k < size; ++k)
+        if (core_face_point(v, face, k) == id) return k;
+    return 0;
+}
+
+/* The incident shape's face most against the reference normal among the
+ * faces at its support point; UINT32_MAX when the point is in none (a
+ * repeated or coplanar point the support scan returned): then the face
+ * of all whose plane holds the point. */
+static uint32_t incident_face(const mctx *c, int of_b, uint32_t support, v3 n_ref)
+{
+    const core_view *v = of_b ? &c->vb : &c->va;
+    uint32_t faces[64];
+    uint32_t n = core_point_faces(v, support, faces, 64);
+    const v3 local_ref = of_b ? a_to_b_dir(c, n_ref) : n_ref;
+    uint32_t best = UINT32_MAX;
+    float best_dot = INFINITY;
+    if (n == 0) {
+        /* a point that is no corner: every face whose plane holds it */
+        const v3 p = core_point(v, support);
+        const uint32_t nf = core_face_count(v);
+        const float tol = 1e-5f * (v->s->extent + 1e-30f);
+        for (uint32_t g = 0; g < nf; ++g) {
+            const float dot = v3_dot(core_face_normal(v, g), local_ref);
+            if (core_face_offset(v, g) - v3_dot(core_face_normal(v, g), p) <= tol && dot < best_dot)
+                best_dot = dot, best = g;
+        }
+        return best;
+    }
+    for (uint32_t k = 0; k < n; ++k) {
+        const float dot = v3_dot(core_face_normal(v, faces[k]), local_ref);
+        if (dot < best_dot) best_dot = dot, best = faces[k];
+    }
+    return best;
+}
+
+/* The incident polygon (A frame) with its points' keys and edges' keys. */
+static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n_ref, clip_point *poly)
+{
+    const core_view *v = of_b ? &c->vb : &c->va;
+    uint32_t ids[CLIP_MAX_POLYGON];
+    v3 pts[CLIP_MAX_POLYGON];
+    uint32_t n = 0;
+    if (v->kind == CORE_POINT) {
+        ids[0] = v->ends[0];
+        n = 1;
+    } else if (v->kind == CORE_SEGMENT) {
+        ids[0] = v->ends[0], ids[1] = v->ends[1];
+        n = 2;
+    } else {
+        const uint32_t g = incident_face(c, of_b, support, n_ref);
+        if (g == UINT32_MAX) {
+            ids[0] = support;
+            n = 1;
+        } else {
+            n = face_loop(c, of_b, g, loop_position(v, g, support), pts, ids);
+        }
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        poly[i].p = view_point(c, of_b, ids[i]);
+        poly[i].key = clip_key(1, (uint32_t)of_b, ids[i], 0);
+        poly[i].edge = clip_edge_key(6 + (uint32_t)of_b, ids[i], ids[i + 1 < n ? i + 1 : 0]);
+    }
+    return n;
+}
+
+/* The contact points of a face feature: the incident polygon clipped
+ * against the reference face, the points within the margin (the deepest
+ * always), reduced to four. Returns the count; *deepest the smallest
+ * separation among all clipped points (+inf when none is left). */
+static uint32_t face_contacts(const mctx *c, const feature *f, core_contact out[4], float *deepest)
+{
+    const int ref_b = f->type == CACHE_FEATURE_FACE_B;
+    const core_view *rv = ref_b ? &c->vb : &c->va;
+    const v3 n_ref = ref_b ? v3_neg(f->n) : f->n; /* outward of the reference shape */
+    float d_ref = core_face_offset(rv, f->i);
+    if (ref_b) d_ref += v3_dot(n_ref, c->pos);
+    v3 ref[CLIP_MAX_POLYGON];
+    uint32_t ref_ids[CLIP_MAX_POLYGON];
+    const uint32_t nr = face_loop(c, ref_b, f->i, 0, ref, ref_ids);
+    clip_point poly[CLIP_MAX_POINTS], scratch[CLIP_MAX_POINTS];
+    uint32_t n = incident_polygon(c, !ref_b, f->support, n_ref, poly);
+    n = clip_polygon(poly, n, ref, ref_ids, nr, n_ref, scratch);
+    float sep[CLIP_MAX_POINTS];
+    uint32_t kept = 0, deep = 0;
+    *deepest = INFINITY;
+    for (uint32_t i = 0; i < n; ++i) {
+        const float s = v3_dot(n_ref, poly[i].p) - d_ref;
+        if (s < *deepest) *deepest = s, deep = i;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        const float s = v3_dot(n_ref, poly[i].p) - d_ref;
+        if (s <= c->margin_core || i == deep) {
+            poly[kept] = poly[i];
+            sep[kept++] = s;
+        }
+    }
+    uint32_t pick[4];
+    const uint32_t count = reduce_points(poly, sep, kept, n_ref, pick);
+    for (uint32_t i = 0; i < count; ++i) {
+        const clip_point *p = &poly[pick[i]];
+        const v3 on_ref = v3_sub(p->p, v3_scale(n_ref, sep[pick[i]])); /* projected onto the reference plane */
+        out[i].pa = ref_b ? p->p : on_ref;
+        out[i].pb = ref_b ? on_ref : p->p;
+        out[i].sep = sep[pick[i]];
+        out[i].key = clip_key(4 + (uint32_t)ref_b, f->i, p->key, 0);
+    }
+    return count;
+}
+
+/* Whether the other shape's support point lies over the reference face:
+ * then the face's separation is the distance of separated cores. */
+static int support_over_face(const mctx *c, const feature *f)
+{
+    const int ref_b = f->type == CACHE_FEATURE_FACE_B;
+    const v3 n_ref = ref_b ? v3_neg(f->n) : f->n;
+    const v3 q = view_point(c, !ref_b, f->support);
+    v3 ref[CLIP_MAX_POLYGON];
+    uint32_t ids[CLIP_MAX_POLYGON];
+    const uint32_t nr = face_loop(c, ref_b, f->i, 0, ref, ids);
+    if (nr < 3) return 0;
+    for (uint32_t j = 0; j < nr; ++j) {
+        const v3 m = v3_cross(v3_sub(ref[(j + 1) % nr], ref[j]), n_ref);
+        if (v3_dot(m, v3_sub(q, ref[j])) > 0.0f) return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------ output */
+
+static void emit(const mctx *c, v3 n, const core_contact *cc, uint32_t count, struct mink_manifold *out)
+{
+    out->normal = m33_mul(&c->rot_a, n);
+    out->count = count;
+    for (uint32_t i = 0; i < count; ++i) {
+        mink_contact *p = &out->points[i];
+        p->point_a = v3_add(m33_mul(&c->rot_a, v3_add(cc[i].pa, v3_scale(n, c->ra))), c->pa.p);
+        p->point_b = v3_add(m33_mul(&c->rot_a, v3_sub(cc[i].pb, v3_scale(n, c->rb))), c->pa.p);
+        p->separation = cc[i].sep - c->ra - c->rb;
+        uint32_t id = cc[i].key;
+        /* distinct within the manifold, whatever the mix gave: remixed
+         * until no earlier point has it (a 2^-32 event; capped) */
+        for (int tries = 0; tries < 8; ++tries) {
+            int clash = 0;
+            for (uint32_t j = 0; j < i; ++j) clash |= out->points[j].id == id;
+            if (!clash) break;
+            id = clip_key(10, id, i, (uint32_t)tries);
+        }
+        p->id = id;
+    }
+}
+
+/* One point from a penetration answer (world space). */
+static void emit_single(const mctx *c, const mink_result *r, struct mink_manifold *out)
+{
+    uint32_t ia, ib;
+    const v3 n = m33_tmul(&c->rot_a, r->normal);
+    support_of(c, 0, n, &ia);
+    support_of(c, 1, v3_neg(n), &ib);
+    out->normal = r->normal;
+    out->count = 1;
+    out->points[0].point_a = r->point_a;
+    out->points[0].point_b = r->point_b;
+    out->points[0].separation = r->distance;
+    out->points[0].id = clip_key(8, ia, ib, 0);
+}
+
+/* ------------------------------------------------------------ normal from GJK/EPA */
+
+/* Whether face feature f carries a contact of signed core distance s along
+ * n: separated cores need its normal within 1e-3 rad of n (then it is the
+ * contact's face up to rounding); touching or overlapping ones a
+ * separation within `prefer` of s (a near tie of the depth). */
+static int face_carries(const mctx *c, const feature *f, v3 n, float s)
+{
+    if (s > c->band) return v3_dot(f->n, n) >= 1.0f - 5e-7f;
+    return f->s >= s - c->prefer;
+}
+
+/* The reference face for a contact normal n (A frame) of signed core
+ * distance s: the face around each poly's support point most along the
+ * normal, if it carries the contact (A's within `prefer`). */
+static int face_for_normal(const mctx *c, v3 n, float s, feature *f)
+{
+    int have = 0;
+    for (int of_b = 0; of_b < 2; ++of_b) {
+        const core_view *v = of_b ? &c->vb : &c->va;
+        if (v->kind != CORE_POLY) continue;
+        const v3 out_dir = of_b ? v3_neg(n) : n; /* outward of this shape at the contact */
+        uint32_t id;
+        support_of(c, of_b, out_dir, &id);
+        uint32_t faces[64];
+        const uint32_t m = core_point_faces(v, id, faces, 64);
+        const v3 local = of_b ? a_to_b_dir(c, out_dir) : out_dir;
+        uint32_t best = UINT32_MAX;
+        float best_dot = -INFINITY;
+        for (uint32_t k = 0; k < m; ++k) {
+            const float dot = v3_dot(core_face_normal(v, faces[k]), local);
+            if (dot > best_dot) best_dot = dot, best = faces[k];
+        }
+        if (best == UINT32_MAX) continue;
+        feature g;
+        face_feature(c, of_b, best, &g);
+        if (!face_carries(c, &g, n, s)) continue;
+        if (!have || g.s > f->s + c->prefer) *f = g, have = 1;
+    }
+    return have;
+}
+
+/* Two capsules (or segment hulls) along each other: the part of B's
+ * segment over A's, each end paired with A's closest point. */
+static uint32_t segment_pair_contacts(const mctx *c, v3 n, core_contact out[2])
+{
+    const v3 a0 = view_point(c, 0, c->va.ends[0]), a1 = view_point(c, 0, c->va.ends[1]);
+    const v3 b0 = view_point(c, 1, c->vb.ends[0]), b1 = view_point(c, 1, c->vb.ends[1]);
+    const v3 da = v3_sub(a1, a0), db = v3_sub(b1, b0);
+    const float la2 = v3_len2(da), lb2 = v3_len2(db);
+    const float sin_tol = SAT_NEAR_PARALLEL_SIN;
+    if (!(la2 > 0.0f && lb2 > 0.0f)) return 0;
+    if (v3_len2(v3_cross(da, db)) > sin_tol * sin_tol * la2 * lb2) return 0;
+    /* B's parameters where it enters and leaves A's slab */
+    const float t0 = v3_dot(da, v3_sub(a0, b0)), t1 = v3_dot(da, v3_sub(a1, b0)), k = v3_dot(da, db);
+    float lo = fminf(t0, t1) / k, hi = fmaxf(t0, t1) / k;
+    if (k < 0.0f) lo = fmaxf(t0, t1) / k, hi = fminf(t0, t1) / k;
+    lo = fmaxf(lo, 0.0f), hi = fminf(hi, 1.0f);
+    if (!(hi > lo)) return 0;
+    uint32_t count = 0;
+    for (int e = 0; e < 2; ++e) {
+        const float t = e ? hi : lo;
+        const v3 pb = v3_add(b0, v3_scale(db, t));
+        const float s = fminf(fmaxf(v3_dot(da, v3_sub(pb, a0)) / la2, 0.0f), 1.0f);
+        const v3 pa = v3_add(a0, v3_scale(da, s));
+        core_contact cc = contact_between(pa, pb, n, clip_key(11, (uint32_t)e, 0, 0));
+        if (cc.sep <= c->margin_core) out[count++] = cc;
+    }
+    return count;
+}
+
+/* GJK/EPA's answer, then the features that carry it. `cache` keeps GJK's
+ * state. */
+static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_manifold *out)
+{
+    mink_result r;
+    const mink_status st = c->k->penetration(c->a, &c->pa, c->b, &c->pb, cache, &r);
+    out->status = st;
+    if (st == MINK_ERR_INVALID) return st;
+    if (r.distance > c->margin) {
+        out->normal = r.normal;
+        out->count = 0;
+        return st;
+    }
+    const v3 n = m33_tmul(&c->rot_a, r.normal);
+    const float s = r.distance + c->ra + c->rb;
+    core_contact cc[4];
+    feature f;
+    if (face_for_normal(c, n, s, &f)) {
+        float deepest;
+        const uint32_t count = face_contacts(c, &f, cc, &deepest);
+        /* the face's points must reach the contact's depth */
+        if (count > 0 && deepest <= s + c->prefer + ROUNDING_EPS * c->scale) {
+            emit(c, f.n, cc, count, out);
+            return st;
+        }
+    }
+    if (c->va.kind == CORE_SEGMENT && c->vb.kind == CORE_SEGMENT) {
+        const uint32_t count = segment_pair_contacts(c, n, cc);
+        if (count == 2) {
+            emit(c, n, cc, count, out);
+            return st;
+        }
+    }
+    emit_single(c, &r, out);
+    return st;
+}
+
+/* ------------------------------------------------------------ separating axes */
+
+/* Whether both cores take the separating-axis test. */
+static int sat_pair(const mctx *c)
+{
+    const int a_ok = c->va.kind == CORE_POLY && (c->a->type == MINK_SHAPE_BOX || c->a->count <= MANIFOLD_SAT_MAX_POINTS);
+    const int b_ok = c->vb.kind == CORE_POLY && (c->b->type == MINK_SHAPE_BOX || c->b->count <= MANIFOLD_SAT_MAX_POINTS);
+    return a_ok && b_ok;
+}
+
+enum { SAT_POINTS = MANIFOLD_SAT_MAX_POINTS, SAT_FACES = 2 * MANIFOLD_SAT_MAX_POINTS, SAT_ARCS = 3 * MANIFOLD_SAT_MAX_POINTS };
+
+/* The full test: every face of A, every face of B, every edge pair. The
+ * chosen feature in *best; *runner_up the largest separation of the
+ * others. 0 when a near-parallel edge pair could not be valued (more of
+ * them than the scan lists) or an edge axis failed its support check:
+ * then GJK/EPA decides. */
+static int full_sat(const mctx *c, feature *best, float *runner_up)
+{
+    _Alignas(64) float box_a[BOX_SOA_FLOATS], box_b[BOX_SOA_FLOATS];
+    _Alignas(64) float moved[3 * SAT_POINTS + 4 * SAT_FACES + 12 * SAT_ARCS];
+    soa_points pa, pb, pb0;
+    soa_planes fa, fb, fb0;
+    soa_arcs aa, ab, ab0;
+    core_soa(&c->va, box_a, &pa, &fa, &aa);
+    core_soa(&c->vb, box_b, &pb0, &fb0, &ab0);
+    core_soa_moved(&pb0, &fb0, &ab0, c->rot.r, c->pos, moved, &pb, &fb, &ab);
+
+    sat_best face_a, face_b;
+    c->k->face_scan(&fa, &pb, &face_a);
+    c->k->face_scan(&fb, &pa, &face_b);
+    sat_edge_scan edges;
+    c->k->edge_scan(&aa, &ab, &edges);
+
+    /* near-parallel pairs, valued in double */
+    if (edges.near_count > SAT_NEAR_PARALLEL_MAX) return 0;
+    feature e;
+    int have_edge = 0;
+    for (uint32_t k = 0; k < edges.near_count; ++k) {
+        feature g;
+        if (!edge_feature(c, edges.near_i[k], edges.near_j[k], &g)) continue;
+        if (!have_edge || g.s > e.s) {
+            if (have_edge && e.s > edges.best.second) edges.best.second = e.s;
+            e = g, have_edge = 1;
+        } else if (g.s > edges.best.second) {
+            edges.best.second = g.s;
+        }
+    }
+    if (edges.best.value > -INFINITY) {
+        feature g;
+        if (edge_feature(c, edges.best.i, edges.best.j, &g)) {
+            if (!have_edge || g.s > e.s) {
+                if (have_edge) edges.best.second = fmaxf(edges.best.second, e.s);
+                e = g, have_edge = 1;
+            } else {
+                edges.best.second = fmaxf(edges.best.second, g.s);
+            }
+        }
+    }
+
+    feature fa_best, fb_best;
+    face_feature(c, 0, face_a.i, &fa_best);
+    face_feature(c, 1, face_b.i, &fb_best);
+    const int use_b = fb_best.s > fa_best.s + c->prefer;
+    const feature *face = use_b ? &fb_best : &fa_best;
+    const feature *other_face = use_b ? &fa_best : &fb_best;
+    const float face_second = use_b ? face_b.second : face_a.second;
+    const float edge_s = have_edge ? e.s : -INFINITY;
+    if (have_edge && e.s > face->s + c->prefer) {
+        /* an edge axis must hold as a plain separating axis: its
+         * separation from the supports themselves */
+        uint32_t id;
+        const float h = support_of(c, 0, e.n, &id) + support_of(c, 1, v3_neg(e.n), &id);
+        if (-h < e.s - c->prefer - ROUNDING_EPS * c->scale) return 0;
+        *best = e;
+        *runner_up = fmaxf(fmaxf(fa_best.s, fb_best.s), edges.best.second);
+        return 1;
+    }
+    *best = *face;
+    *runner_up = fmaxf(fmaxf(other_face->s, face_second), edge_s);
+    return 1;
+}
+
+/* Rebuilds the manifold from a feature: 1 when done (out written), 0 when
+ * the caller must go on (GJK's normal for separated cores the feature
+ * cannot certify). */
+static int contacts_from_feature(const mctx *c, const feature *f, struct mink_manifold *out)
+{
+    core_contact cc[4];
+    if (f->s > c->margin_core) {
+        out->normal = m33_mul(&c->rot_a, f->n);
+        out->count = 0;
+        return 1;
+    }
+    if (f->type == CACHE_FEATURE_EDGES) {
+        int inside;
+        cc[0] = edge_contact(c, f, &inside);
+        if (f->s > c->band && !inside) return 0;
+        emit(c, f->n, cc, 1, out);
+        return 1;
+    }
+    if (f->s > c->band && !support_over_face(c, f)) return 0;
+    float deepest;
+    const uint32_t count = face_contacts(c, f, cc, &deepest);
+    if (count == 0 || deepest > f->s + c->prefer + ROUNDING_EPS * c->scale) return 0;
+    emit(c, f->n, cc, count, out);
+    return 1;
+}
+
+static void remember_feature(const mctx *c, mink_cache *cache, const feature *f, float runner_up, int separated,
+                             const feature_state *prev)
+{
+    if (!cache) return;
+    feature_state fs;
+    memset(&fs, 0, sizeof fs);
+    fs.feature = f->type;
+    fs.ia = f->i;
+    fs.ib = f->j;
+    fs.outcome = separated ? CACHE_SEPARATED : CACHE_OVERLAP;
+    fs.axis[0] = f->n.x, fs.axis[1] = f->n.y, fs.axis[2] = f->n.z;
+    fs.separation = f->s;
+    fs.runner_up = runner_up;
+    fs.pos[0] = c->pos.x, fs.pos[1] = c->pos.y, fs.pos[2] = c->pos.z;
+    fs.rot[0] = c->q.x, fs.rot[1] = c->q.y, fs.rot[2] = c->q.z;
+    mink_cache_store_feature(cache, c->a, c->b, &fs, prev);
+}
+
+/* How far any separation can have moved since the cached pose: every point
+ * of B moves by at most |dp| + 2 |dq| |B| in A's frame (and A's in B's by
+ * |dp| + 2 |dq| (|A| + |p|)); an edge pair's axis turns with B, by at most
+ * pi |dq| / sine of the edges' angle, which the scan keeps above
+ * SAT_NEAR_PARALLEL_SIN (nearer pairs move their axis faster: counted with
+ * that sine too, their crossing stays within it of a face's normal). */
+static float motion_bound(const mctx *c, const feature_state *fs)
+{
+    const float w2 = 1.0f - (fs->rot[0] * fs->rot[0] + fs->rot[1] * fs->rot[1] + fs->rot[2] * fs->rot[2]);
+    if (!(w2 >= 0.0625f)) return INFINITY; /* w below 1/4: its recovery from x y z is too coarse */
+    const float w = sqrtf(w2);
+    const float dq2 = (c->q.x - fs->rot[0]) * (c->q.x - fs->rot[0]) + (c->q.y - fs->rot[1]) * (c->q.y - fs->rot[1]) +
+                      (c->q.z - fs->rot[2]) * (c->q.z - fs->rot[2]) + (c->q.w - w) * (c->q.w - w);
+    const float dq = sqrtf(dq2) + 1e-6f; /* + the rounding of w */
+    const v3 dp = v3_sub(c->pos, v3_make(fs->pos[0], fs->pos[1], fs->pos[2]));
+    const float turn = 2.0f * (c->a->extent + c->b->extent + v3_len(c->pos)) + 3.1416f * c->scale / SAT_NEAR_PARALLEL_SIN;
+    return v3_len(dp) + dq * turn + ROUNDING_EPS * c->scale;
+}
+
+/* The cached feature at the new pose; 0 when it no longer exists. */
+static int cached_feature(const mctx *c, const feature_state *fs, feature *f)
+{
+    switch (fs->feature) {
+    case CACHE_FEATURE_FACE_A:
+        if (fs->ia >= core_face_count(&c->va)) return 0;
+        face_feature(c, 0, fs->ia, f);
+        return 1;
+    case CACHE_FEATURE_FACE_B:
+        if (fs->ia >= core_face_count(&c->vb)) return 0;
+        face_feature(c, 1, fs->ia, f);
+        return 1;
+    case CACHE_FEATURE_EDGES:
+        if (fs->ia >= core_arc_count(&c->va) || fs->ib >= core_arc_count(&c->vb)) return 0;
+        return edge_feature(c, fs->ia, fs->ib, f);
+    default: return 0;
+    }
+}
+
+static mink_status sat_path(const mctx *c, mink_cache *cache, struct mink_manifold *out)
+{
+    out->status = MINK_OK;
+    feature_state fs;
+    const int warm = mink_cache_load_feature(cache, c->a, c->b, &fs);
+    feature f;
+    if (warm && cached_feature(c, &fs, &f)) {
+        /* the feature still separates, or no other one can have overtaken
+         * it (separated cores: the feature certifies itself) */
+        const int holds = f.s > c->margin_core || f.s > c->band ||
+                          f.s + c->prefer >= fs.runner_up + motion_bound(c, &fs);
+        if (holds && contacts_from_feature(c, &f, out)) {
+            mink_cache_held(cache);
+            return MINK_OK;
+        }
+    }
+    float runner_up;
+    if (!full_sat(c, &f, &runner_up)) return normal_path(c, NULL, out);
+    if (contacts_from_feature(c, &f, out)) {
+        remember_feature(c, cache, &f, runner_up, f.s > c->margin_core, warm ? &fs : NULL);
+        return MINK_OK;
+    }
+    /* separated cores whose closest features are no face and no edge
+     * pair of the test: GJK's normal (its state cached) */
+    return normal_path(c, cache, out);
+}
+
+/* ------------------------------------------------------------ the query */
+
+static mink_status invalid(struct mink_manifold *out)
+{
+    if (out) {
+        memset(out, 0, sizeof *out);
+        out->status = MINK_ERR_INVALID;
+    }
+    return MINK_ERR_INVALID;
+}
+
+/* GJK's cached axis still separating by more than the margin: no contacts
+ * for one support evaluation per shape. */
+static int cached_axis_clear(const mctx *c, const mink_cache *cache, v3 *unit)
+{
+    cache_state st;
+    if (!mink_cache_load_axis(cache, c->a, c->b, &st) || st.outcome != CACHE_SEPARATED) return 0;
+    const v3 u = v3_make(st.axis[0], st.axis[1], st.axis[2]);
+    const float len = v3_len(u);
+    if (!(len > 0.0f)) return 0;
+    uint32_t id;
+    const float gap = -(support_of(c, 0, u, &id) + support_of(c, 1, v3_neg(u), &id));
+    *unit = v3_scale(u, 1.0f / len);
+    return gap > c->margin_core * len;
+}
+
+mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, const mink_pose *pa,
+                              const mink_shape *b, const mink_pose *pb, float margin, mink_cache *cache,
+                              struct mink_manifold *out)
+{
+    if (!out) return MINK_ERR_INVALID;
+    mctx c;
+    if (mink_check_query(a, pa, b, pb, &c.pa, &c.pb) != 0 || !(margin >= 0.0f && margin <= MINK_MAX_MAGNITUDE) ||
+        !core_view_init(&c.va, a) || !core_view_init(&c.vb, b))
+        return invalid(out);
+    memset(out, 0, sizeof *out);
+    c.k = k;
+    c.a = a;
+    c.b = b;
+    c.rot_a = m33_from_quat(c.pa.q);
+    c.q = quat_conj_mul(c.pa.q, c.pb.q);
+    const float qn = 1.0f / sqrtf(c.q.x * c.q.x + c.q.y * c.q.y + c.q.z * c.q.z + c.q.w * c.q.w);
+    const float qs = c.q.w < 0.0f ? -qn : qn;
+    c.q.x *= qs, c.q.y *= qs, c.q.z *= qs, c.q.w *= qs;
+    c.rot = m33_from_quat(c.q);
+    c.pos = m33_tmul(&c.rot_a, v3_sub(c.pb.p, c.pa.p));
+    c.ra = a->radius;
+    c.rb = b->radius;
+    c.margin = margin;
+    c.margin_core = margin + c.ra + c.rb;
+    c.scale = a->extent + b->extent + v3_len(c.pos) + 1e-30f;
+    const float smaller = fminf(a->extent + c.ra, b->extent + c.rb);
+    c.prefer = MINK_MANIFOLD_PREFER_REL * smaller + ROUNDING_EPS * c.scale;
+    c.band = MINK_TOUCH_REL * c.scale;
+
+    v3 clear_axis;
+    if (cached_axis_clear(&c, cache, &clear_axis)) {
+        out->normal = m33_mul(&c.rot_a, clear_axis);
+        out->status = MINK_OK;
+        mink_cache_held(cache);
+        return MINK_OK;
+    }
+    const mink_status st = sat_pair(&c) ? sat_path(&c, cache, out) : normal_path(&c, cache, out);
+    if (st == MINK_ERR_INVALID) return invalid(out);
+    out->status = st;
+    return st;
+}

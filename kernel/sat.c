@@ -1,0 +1,137 @@
+/* The separating-axis scans of contact manifolds, SIMD kernel: faces in
+ * lanes against one point at a time, A's arcs in lanes against one arc of
+ * B at a time; and mink_manifold, mink_manifold_batch. */
+#include "manifold.h"
+#include "simd.h"
+#include "support.h"
+
+#include <math.h>
+
+static uint32_t support_simd(const mink_shape *s, v3 d, float *dot)
+{
+    uint32_t index;
+    const v4 dir = v4_set(d.x, d.y, d.z, 0.0f);
+    const v4 p = mink_simd_support_local(s, dir, &index);
+    *dot = v4_dot(dir, p);
+    return index;
+}
+
+/* The largest of n values with its index (the first among equals) and the
+ * largest of the others. */
+static void top_two(const float *value, uint32_t n, sat_best *out)
+{
+    *out = (sat_best){-INFINITY, -INFINITY, 0, 0, {0, 0, 0}};
+    for (uint32_t i = 0; i < n; ++i) {
+        if (value[i] > out->value) {
+            out->second = out->value;
+            out->value = value[i], out->i = i;
+        } else if (value[i] > out->second) {
+            out->second = value[i];
+        }
+    }
+}
+
+/* Planes in lanes: each lane's minimum of n.p over the points, less d. */
+static void face_scan_simd(const soa_planes *planes, const soa_points *points, sat_best *out)
+{
+    _Alignas(64) float value[2 * MANIFOLD_SAT_MAX_POINTS + MINK_HULL_PAD];
+    for (uint32_t g = 0; g < planes->padded; g += MINK_W_LANES) {
+        const vw nx = vw_load(planes->nx + g), ny = vw_load(planes->ny + g), nz = vw_load(planes->nz + g);
+        vw lowest = vw_splat(INFINITY);
+        for (uint32_t k = 0; k < points->count; ++k) {
+            const vw dot = vw_madd(nz, vw_splat(points->z[k]), vw_madd(ny, vw_splat(points->y[k]), vw_mul(nx, vw_splat(points->x[k]))));
+            lowest = vw_min(lowest, dot);
+        }
+        vw_store(value + g, vw_sub(lowest, vw_load(planes->d + g)));
+    }
+    top_two(value, planes->count, out); /* the padding, copies of plane 0, not counted */
+}
+
+/* One arc of B (broadcast) against A's arcs in lanes: the Gauss-map test
+ * of sat_arcs_cross in float, then the axis unit(ea x eb) turned outward
+ * from A and the separation along it. */
+static void edge_scan_simd(const soa_arcs *a, const soa_arcs *b, sat_edge_scan *out)
+{
+    const vw zero = vw_splat(0.0f), minus_inf = vw_splat(-INFINITY);
+    const vw near2 = vw_splat(SAT_NEAR_PARALLEL_SIN * SAT_NEAR_PARALLEL_SIN);
+    vw best = minus_inf, second = minus_inf, best_i = zero, best_j = zero;
+    out->near_count = 0;
+    for (uint32_t j = 0; j < b->count; ++j) {
+        const vw cx = vw_splat(-b->f[0][j]), cy = vw_splat(-b->f[1][j]), cz = vw_splat(-b->f[2][j]);
+        const vw dx = vw_splat(-b->f[3][j]), dy = vw_splat(-b->f[4][j]), dz = vw_splat(-b->f[5][j]);
+        const vw ebx = vw_splat(b->f[6][j]), eby = vw_splat(b->f[7][j]), ebz = vw_splat(b->f[8][j]);
+        const vw obx = vw_splat(b->f[9][j]), oby = vw_splat(b->f[10][j]), obz = vw_splat(b->f[11][j]);
+        for (uint32_t g = 0; g < a->padded; g += MINK_W_LANES) {
+            const vw eax = vw_load(a->f[6] + g), eay = vw_load(a->f[7] + g), eaz = vw_load(a->f[8] + g);
+            const vw a0x = vw_load(a->f[0] + g), a0y = vw_load(a->f[1] + g), a0z = vw_load(a->f[2] + g);
+            const vw a1x = vw_load(a->f[3] + g), a1y = vw_load(a->f[4] + g), a1z = vw_load(a->f[5] + g);
+            const vw cba = vw_madd(cz, eaz, vw_madd(cy, eay, vw_mul(cx, eax)));
+            const vw dba = vw_madd(dz, eaz, vw_madd(dy, eay, vw_mul(dx, eax)));
+            const vw adc = vw_madd(a0z, ebz, vw_madd(a0y, eby, vw_mul(a0x, ebx)));
+            const vw bdc = vw_madd(a1z, ebz, vw_madd(a1y, eby, vw_mul(a1x, ebx)));
+            const vwm pass = vw_and(vw_and(vw_cmpgt(zero, vw_mul(cba, dba)), vw_cmpgt(zero, vw_mul(adc, bdc))),
+                                    vw_cmpgt(vw_mul(cba, bdc), zero));
+            if (vw_none(pass)) continue; /* most pairs: no Minkowski face */
+            const vw xx = vw_sub(vw_mul(eay, ebz), vw_mul(eaz, eby));
+            const vw xy = vw_sub(vw_mul(eaz, ebx), vw_mul(eax, ebz));
+            const vw xz = vw_sub(vw_mul(eax, eby), vw_mul(eay, ebx));
+            const vw len2 = vw_madd(xz, xz, vw_madd(xy, xy, vw_mul(xx, xx)));
+            const vwm near = vw_and(pass, vw_cmpgt(near2, len2));
+            if (!vw_none(near)) {
+                /* rare: listed for the stage's double-precision values */
+                _Alignas(64) float flag[MINK_W_LANES];
+                vw_store(flag, vw_select(near, vw_splat(1.0f), zero));
+                for (uint32_t l = 0; l < MINK_W_LANES; ++l) {
+                    if (flag[l] == 0.0f) continue;
+                    if (out->near_count < SAT_NEAR_PARALLEL_MAX) {
+                        out->near_i[out->near_count] = g + l;
+                        out->near_j[out->near_count] = j;
+                    }
+                    out->near_count++;
+                }
+            }
+            const vwm valued = vw_andnot(pass, near);
+            if (vw_none(valued)) continue;
+            const vw outward = vw_madd(xz, vw_add(a0z, a1z), vw_madd(xy, vw_add(a0y, a1y), vw_mul(xx, vw_add(a0x, a1x))));
+            const vw inv = vw_div(vw_splat(1.0f), vw_sqrt(vw_select(valued, len2, vw_splat(1.0f))));
+            const vw scale = vw_select(vw_cmpgt(zero, outward), vw_sub(zero, inv), inv);
+            const vw ox = vw_sub(obx, vw_load(a->f[9] + g)), oy = vw_sub(oby, vw_load(a->f[10] + g));
+            const vw oz = vw_sub(obz, vw_load(a->f[11] + g));
+            const vw s = vw_select(valued, vw_mul(vw_madd(xz, oz, vw_madd(xy, oy, vw_mul(xx, ox))), scale), minus_inf);
+            second = vw_max(second, vw_min(best, s));
+            const vwm up = vw_cmpgt(s, best);
+            best = vw_max(best, s);
+            best_i = vw_select(up, vw_add(vw_iota(), vw_splat((float)g)), best_i);
+            best_j = vw_select(up, vw_splat((float)j), best_j);
+        }
+    }
+    _Alignas(64) float v[MINK_W_LANES], v2[MINK_W_LANES], vi[MINK_W_LANES], vj[MINK_W_LANES];
+    vw_store(v, best);
+    vw_store(v2, second);
+    vw_store(vi, best_i);
+    vw_store(vj, best_j);
+    top_two(v, MINK_W_LANES, &out->best);
+    const uint32_t lane = out->best.i;
+    out->best.i = (uint32_t)vi[lane];
+    out->best.j = (uint32_t)vj[lane];
+    for (uint32_t l = 0; l < MINK_W_LANES; ++l) out->best.second = fmaxf(out->best.second, v2[l]);
+}
+
+static const manifold_kernel simd_kernel = {support_simd, mink_penetration, face_scan_simd, edge_scan_simd};
+
+mink_status mink_manifold(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                          float margin, mink_cache *cache, struct mink_manifold *out)
+{
+    return mink_manifold_run(&simd_kernel, a, pa, b, pb, margin, cache, out);
+}
+
+void mink_manifold_batch(const mink_pair *pairs, size_t n, float margin, struct mink_manifold *out)
+{
+    if (!out) return;
+    for (size_t i = 0; i < n; ++i) {
+        if (pairs)
+            mink_manifold(pairs[i].a, &pairs[i].pa, pairs[i].b, &pairs[i].pb, margin, pairs[i].cache, &out[i]);
+        else
+            mink_manifold(NULL, NULL, NULL, NULL, margin, NULL, &out[i]);
+    }
+}
