@@ -28,6 +28,19 @@ uint32_t clip_edge_key(uint32_t kind, uint32_t u, uint32_t v)
 static uint32_t clip_side(const clip_point *in, uint32_t n, v3 m, v3 r, uint32_t side, clip_point *out)
 {
     uint32_t k = 0;
+    if (n == 2) {
+        /* a segment: one edge, not two (0 -> 1 and back would cross twice) */
+        const float dp = v3_dot(m, v3_sub(in[0].p, r)), dq = v3_dot(m, v3_sub(in[1].p, r));
+        if (dp <= 0.0f) out[k++] = in[0];
+        if ((dp < 0.0f && dq > 0.0f) || (dp > 0.0f && dq < 0.0f)) {
+            out[k].p = v3_add(in[0].p, v3_scale(v3_sub(in[1].p, in[0].p), dp / (dp - dq)));
+            out[k].key = clip_key(2, in[0].edge, side, 0);
+            out[k].edge = in[0].edge;
+            k++;
+        }
+        if (dq <= 0.0f) out[k++] = in[1];
+        return k;
+    }
     for (uint32_t i = 0; i < n && k < CLIP_MAX_POINTS; ++i) {
         const clip_point *p = &in[i], *q = &in[i + 1 < n ? i + 1 : 0];
         const float dp = v3_dot(m, v3_sub(p->p, r)), dq = v3_dot(m, v3_sub(q->p, r));

@@ -18,6 +18,13 @@ static const uint8_t box_edge[12][4] = {
     {2, 6, 3, 0}, {3, 7, 1, 3}, {4, 5, 5, 2}, {4, 6, 0, 5}, {5, 7, 5, 1}, {6, 7, 3, 5},
 };
 
+uint32_t core_box_arc(uint32_t axis, uint32_t v0)
+{
+    for (uint32_t i = 0; i < 12; ++i)
+        if (box_edge[i][0] == v0 && box_edge[i][1] == (v0 | 1u << axis)) return i;
+    return 0;
+}
+
 static v3 box_normal(uint32_t face)
 {
     float n[3] = {0, 0, 0};

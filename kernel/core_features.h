@@ -49,6 +49,9 @@ uint32_t core_arc_count(const core_view *v);
 /* n0, n1, e = unit(n0 x n1), the edge's first point o; its end ids. */
 void core_arc(const core_view *v, uint32_t arc, v3 *n0, v3 *n1, v3 *e, v3 *o, uint32_t ids[2]);
 
+/* A box's arc along `axis` from corner v0 (its axis bit clear). */
+uint32_t core_box_arc(uint32_t axis, uint32_t v0);
+
 /* Structure-of-arrays copies for the separating-axis scans: points, face
  * planes and arcs, each array padded to a multiple of MINK_HULL_PAD (the
  * padding never wins: points and planes repeat entry 0, arcs are zeros). */

@@ -50,6 +50,7 @@ typedef struct mctx {
     float scale;        /* S: |extent A| + |extent B| + |pos|        */
     float prefer;       /* a face wins over an edge pair within this */
     float band;         /* |separation| below this: touching         */
+    float touch;        /* points this far above the deepest touch   */
 } mctx;
 
 /* A candidate axis and the features behind it. */
@@ -61,7 +62,7 @@ typedef struct feature {
     uint32_t support; /* a face: the other shape's support point id      */
 } feature;
 
-/* A contact on the cores, A frame: pb - pa = sep n. */
+/* A contact on the rounded shapes, A frame: pb - pa = sep n. */
 typedef struct core_contact {
     v3 pa, pb;
     float sep;
@@ -186,15 +187,16 @@ static void segment_params(v3 p0, v3 dp, v3 q0, v3 dq, float *s_out, float *t_ou
     *t_out = t;
 }
 
-/* A contact from two core points and the normal: re-centred on their
- * midpoint so that pb - pa = sep n holds. */
-static core_contact contact_between(v3 pa, v3 pb, v3 n, uint32_t key)
+/* A contact from two core points and the normal, re-centred on their
+ * midpoint so that pb - pa = sep n holds, then moved out by the radii. */
+static core_contact contact_between(const mctx *c, v3 pa, v3 pb, v3 n, uint32_t key)
 {
     core_contact cc;
-    cc.sep = v3_dot(n, v3_sub(pb, pa));
+    const float sep = v3_dot(n, v3_sub(pb, pa));
     const v3 mid = v3_scale(v3_add(pa, pb), 0.5f);
-    cc.pa = v3_sub(mid, v3_scale(n, 0.5f * cc.sep));
-    cc.pb = v3_add(mid, v3_scale(n, 0.5f * cc.sep));
+    cc.pa = v3_sub(mid, v3_scale(n, 0.5f * sep - c->ra));
+    cc.pb = v3_add(mid, v3_scale(n, 0.5f * sep - c->rb));
+    cc.sep = sep - c->ra - c->rb;
     cc.key = key;
     return cc;
 }
@@ -214,7 +216,7 @@ static core_contact edge_contact(const mctx *c, const feature *f, int *inside)
     segment_params(p0, v3_sub(p1, p0), q0, v3_sub(q1, q0), &s, &t);
     if (inside) *inside = s > 0.0f && s < 1.0f && t > 0.0f && t < 1.0f;
     const v3 pa = v3_add(p0, v3_scale(v3_sub(p1, p0), s)), pb = v3_add(q0, v3_scale(v3_sub(q1, q0), t));
-    return contact_between(pa, pb, f->n, clip_key(9, clip_edge_key(0, aid[0], aid[1]), clip_edge_key(1, bid[0], bid[1]), 0));
+    return contact_between(c, pa, pb, f->n, clip_key(9, clip_edge_key(0, aid[0], aid[1]), clip_edge_key(1, bid[0], bid[1]), 0));
 }
 
 /* ------------------------------------------------------------ faces */
@@ -244,33 +246,29 @@ static uint32_t loop_position(const core_view *v, uint32_t face, uint32_t id)
     return 0;
 }
 
-/* The incident shape's face most against the reference normal among the
- * faces at its support point; UINT32_MAX when the point is in none (a
- * repeated or coplanar point the support scan returned): then the face
- * of all whose plane holds the point. */
-static uint32_t incident_face(const mctx *c, int of_b, uint32_t support, v3 n_ref)
+/* The face most along `dir` (A frame) among the faces at a point of a
+ * poly core; UINT32_MAX when there is none. A point in no loop (a repeated
+ * or coplanar point the support scan returned) takes the faces whose
+ * planes hold it. */
+static uint32_t face_at_point(const mctx *c, int of_b, uint32_t id, v3 dir)
 {
     const core_view *v = of_b ? &c->vb : &c->va;
+    const v3 local = of_b ? a_to_b_dir(c, dir) : dir;
     uint32_t faces[64];
-    uint32_t n = core_point_faces(v, support, faces, 64);
-    const v3 local_ref = of_b ? a_to_b_dir(c, n_ref) : n_ref;
+    const uint32_t n = core_point_faces(v, id, faces, 64);
     uint32_t best = UINT32_MAX;
-    float best_dot = INFINITY;
-    if (n == 0) {
-        /* a point that is no corner: every face whose plane holds it */
-        const v3 p = core_point(v, support);
-        const uint32_t nf = core_face_count(v);
-        const float tol = 1e-5f * (v->s->extent + 1e-30f);
-        for (uint32_t g = 0; g < nf; ++g) {
-            const float dot = v3_dot(core_face_normal(v, g), local_ref);
-            if (core_face_offset(v, g) - v3_dot(core_face_normal(v, g), p) <= tol && dot < best_dot)
-                best_dot = dot, best = g;
-        }
-        return best;
-    }
+    float best_dot = -INFINITY;
     for (uint32_t k = 0; k < n; ++k) {
-        const float dot = v3_dot(core_face_normal(v, faces[k]), local_ref);
-        if (dot < best_dot) best_dot = dot, best = faces[k];
+        const float dot = v3_dot(core_face_normal(v, faces[k]), local);
+        if (dot > best_dot) best_dot = dot, best = faces[k];
+    }
+    if (n > 0 || !v->t) return best;
+    const v3 p = core_point(v, id);
+    const float tol = v->t->merge_tol + 4.0f * FLT_EPSILON * v->s->extent;
+    for (uint32_t g = 0; g < v->t->face_count; ++g) {
+        const v3 ng = core_face_normal(v, g);
+        const float dot = v3_dot(ng, local);
+        if (core_face_offset(v, g) - v3_dot(ng, p) <= tol && dot > best_dot) best_dot = dot, best = g;
     }
     return best;
 }
@@ -289,7 +287,7 @@ static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n
         ids[0] = v->ends[0], ids[1] = v->ends[1];
         n = 2;
     } else {
-        const uint32_t g = incident_face(c, of_b, support, n_ref);
+        const uint32_t g = face_at_point(c, of_b, support, v3_neg(n_ref));
         if (g == UINT32_MAX) {
             ids[0] = support;
             n = 1;
@@ -306,9 +304,14 @@ static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n
 }
 
 /* The contact points of a face feature: the incident polygon clipped
- * against the reference face, the points within the margin (the deepest
- * always), reduced to four. Returns the count; *deepest the smallest
- * separation among all clipped points (+inf when none is left). */
+ * against the reference face, the touching part of it (the points within
+ * `touch` of the deepest, and within the margin), reduced to four, moved
+ * out by the radii along the normal. The touching points of the cores are
+ * the lowest ones of the incident feature, so moved by the radius along
+ * the normal they lie on the rounded surface (exactly, or within
+ * radius x tilt^2 / 2 for a face tilted by up to `touch` / size). Returns
+ * the count; *deepest the smallest core separation of the clipped polygon
+ * (+inf when the clip left nothing). */
 static uint32_t face_contacts(const mctx *c, const feature *f, core_contact out[4], float *deepest)
 {
     const int ref_b = f->type == CACHE_FEATURE_FACE_B;
@@ -323,48 +326,33 @@ static uint32_t face_contacts(const mctx *c, const feature *f, core_contact out[
     uint32_t n = incident_polygon(c, !ref_b, f->support, n_ref, poly);
     n = clip_polygon(poly, n, ref, ref_ids, nr, n_ref, scratch);
     float sep[CLIP_MAX_POINTS];
-    uint32_t kept = 0, deep = 0;
     *deepest = INFINITY;
     for (uint32_t i = 0; i < n; ++i) {
-        const float s = v3_dot(n_ref, poly[i].p) - d_ref;
-        if (s < *deepest) *deepest = s, deep = i;
+        sep[i] = v3_dot(n_ref, poly[i].p) - d_ref;
+        *deepest = fminf(*deepest, sep[i]);
     }
+    const float keep = fminf(c->margin_core + c->prefer, *deepest + c->touch);
+    uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        const float s = v3_dot(n_ref, poly[i].p) - d_ref;
-        if (s <= c->margin_core || i == deep) {
+        if (sep[i] <= keep) {
             poly[kept] = poly[i];
-            sep[kept++] = s;
+            sep[kept++] = sep[i];
         }
     }
     uint32_t pick[4];
     const uint32_t count = reduce_points(poly, sep, kept, n_ref, pick);
+    const float r_ref = ref_b ? c->rb : c->ra, r_inc = ref_b ? c->ra : c->rb;
     for (uint32_t i = 0; i < count; ++i) {
         const clip_point *p = &poly[pick[i]];
-        const v3 on_ref = v3_sub(p->p, v3_scale(n_ref, sep[pick[i]])); /* projected onto the reference plane */
-        out[i].pa = ref_b ? p->p : on_ref;
-        out[i].pb = ref_b ? on_ref : p->p;
-        out[i].sep = sep[pick[i]];
+        const float s = sep[pick[i]];
+        const v3 on_ref = v3_sub(p->p, v3_scale(n_ref, s - r_ref)); /* onto the reference's (rounded) face */
+        const v3 on_inc = v3_sub(p->p, v3_scale(n_ref, r_inc));
+        out[i].pa = ref_b ? on_inc : on_ref;
+        out[i].pb = ref_b ? on_ref : on_inc;
+        out[i].sep = s - r_ref - r_inc;
         out[i].key = clip_key(4 + (uint32_t)ref_b, f->i, p->key, 0);
     }
     return count;
-}
-
-/* Whether the other shape's support point lies over the reference face:
- * then the face's separation is the distance of separated cores. */
-static int support_over_face(const mctx *c, const feature *f)
-{
-    const int ref_b = f->type == CACHE_FEATURE_FACE_B;
-    const v3 n_ref = ref_b ? v3_neg(f->n) : f->n;
-    const v3 q = view_point(c, !ref_b, f->support);
-    v3 ref[CLIP_MAX_POLYGON];
-    uint32_t ids[CLIP_MAX_POLYGON];
-    const uint32_t nr = face_loop(c, ref_b, f->i, 0, ref, ids);
-    if (nr < 3) return 0;
-    for (uint32_t j = 0; j < nr; ++j) {
-        const v3 m = v3_cross(v3_sub(ref[(j + 1) % nr], ref[j]), n_ref);
-        if (v3_dot(m, v3_sub(q, ref[j])) > 0.0f) return 0;
-    }
-    return 1;
 }
 
 /* ------------------------------------------------------------ output */
@@ -375,9 +363,9 @@ static void emit(const mctx *c, v3 n, const core_contact *cc, uint32_t count, st
     out->count = count;
     for (uint32_t i = 0; i < count; ++i) {
         mink_contact *p = &out->points[i];
-        p->point_a = v3_add(m33_mul(&c->rot_a, v3_add(cc[i].pa, v3_scale(n, c->ra))), c->pa.p);
-        p->point_b = v3_add(m33_mul(&c->rot_a, v3_sub(cc[i].pb, v3_scale(n, c->rb))), c->pa.p);
-        p->separation = cc[i].sep - c->ra - c->rb;
+        p->point_a = v3_add(m33_mul(&c->rot_a, cc[i].pa), c->pa.p);
+        p->point_b = v3_add(m33_mul(&c->rot_a, cc[i].pb), c->pa.p);
+        p->separation = cc[i].sep;
         uint32_t id = cc[i].key;
         /* distinct within the manifold, whatever the mix gave: remixed
          * until no earlier point has it (a 2^-32 event; capped) */
@@ -430,15 +418,7 @@ static int face_for_normal(const mctx *c, v3 n, float s, feature *f)
         const v3 out_dir = of_b ? v3_neg(n) : n; /* outward of this shape at the contact */
         uint32_t id;
         support_of(c, of_b, out_dir, &id);
-        uint32_t faces[64];
-        const uint32_t m = core_point_faces(v, id, faces, 64);
-        const v3 local = of_b ? a_to_b_dir(c, out_dir) : out_dir;
-        uint32_t best = UINT32_MAX;
-        float best_dot = -INFINITY;
-        for (uint32_t k = 0; k < m; ++k) {
-            const float dot = v3_dot(core_face_normal(v, faces[k]), local);
-            if (dot > best_dot) best_dot = dot, best = faces[k];
-        }
+        const uint32_t best = face_at_point(c, of_b, id, out_dir);
         if (best == UINT32_MAX) continue;
         feature g;
         face_feature(c, of_b, best, &g);
@@ -466,14 +446,18 @@ static uint32_t segment_pair_contacts(const mctx *c, v3 n, core_contact out[2])
     lo = fmaxf(lo, 0.0f), hi = fminf(hi, 1.0f);
     if (!(hi > lo)) return 0;
     uint32_t count = 0;
+    core_contact touching[2];
     for (int e = 0; e < 2; ++e) {
         const float t = e ? hi : lo;
         const v3 pb = v3_add(b0, v3_scale(db, t));
         const float s = fminf(fmaxf(v3_dot(da, v3_sub(pb, a0)) / la2, 0.0f), 1.0f);
         const v3 pa = v3_add(a0, v3_scale(da, s));
-        core_contact cc = contact_between(pa, pb, n, clip_key(11, (uint32_t)e, 0, 0));
-        if (cc.sep <= c->margin_core) out[count++] = cc;
+        touching[e] = contact_between(c, pa, pb, n, clip_key(11, (uint32_t)e, 0, 0));
     }
+    /* as for faces: within the margin of the deeper end's plane */
+    const float keep = fminf(c->margin + c->prefer, fminf(touching[0].sep, touching[1].sep) + c->touch);
+    for (int e = 0; e < 2; ++e)
+        if (touching[e].sep <= keep) out[count++] = touching[e];
     return count;
 }
 
@@ -524,6 +508,116 @@ static int sat_pair(const mctx *c)
     return a_ok && b_ok;
 }
 
+/* The best of each kind of axis (a face of A, a face of B, an edge pair)
+ * with the runner-up of its kind; picks the deciding one and the largest
+ * separation of all the others. 0 when an edge axis fails its check. */
+typedef struct sat_candidates {
+    feature face_a, face_b, edge;
+    float second_a, second_b, second_edge;
+    int have_edge;
+} sat_candidates;
+
+static int decide(const mctx *c, const sat_candidates *k, feature *best, float *runner_up)
+{
+    const int use_b = k->face_b.s > k->face_a.s + c->prefer;
+    const feature *face = use_b ? &k->face_b : &k->face_a;
+    const float face_second = fmaxf(use_b ? k->second_b : k->second_a, use_b ? k->face_a.s : k->face_b.s);
+    if (k->have_edge && k->edge.s > face->s + c->prefer) {
+        /* an edge axis must hold as a plain separating axis: its
+         * separation from the supports themselves */
+        uint32_t id;
+        const float h = support_of(c, 0, k->edge.n, &id) + support_of(c, 1, v3_neg(k->edge.n), &id);
+        if (-h < k->edge.s - c->prefer - ROUNDING_EPS * c->scale) return 0;
+        *best = k->edge;
+        *runner_up = fmaxf(fmaxf(k->face_a.s, k->face_b.s), k->second_edge);
+        return 1;
+    }
+    *best = *face;
+    *runner_up = fmaxf(face_second, k->have_edge ? k->edge.s : -INFINITY);
+    return 1;
+}
+
+/* Folds an edge feature into the candidates. */
+static void add_edge(sat_candidates *k, const feature *g)
+{
+    if (!k->have_edge || g->s > k->edge.s) {
+        if (k->have_edge) k->second_edge = fmaxf(k->second_edge, k->edge.s);
+        k->edge = *g, k->have_edge = 1;
+    } else {
+        k->second_edge = fmaxf(k->second_edge, g->s);
+    }
+}
+
+/* The support separation of two boxes along a_i x b_j, in double; -inf for
+ * edges parallel to float precision (the face axes decide there). */
+static float box_edge_axis_exact(const mctx *c, uint32_t i, uint32_t j)
+{
+    const double bcol[3][3] = {{c->rot.r[0].x, c->rot.r[1].x, c->rot.r[2].x},
+                               {c->rot.r[0].y, c->rot.r[1].y, c->rot.r[2].y},
+                               {c->rot.r[0].z, c->rot.r[1].z, c->rot.r[2].z}};
+    const double *b = bcol[j];
+    const uint32_t i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+    double u[3] = {0, 0, 0};
+    u[i1] = -b[i2], u[i2] = b[i1]; /* a_i x b_j */
+    const double len = sqrt(u[i1] * u[i1] + u[i2] * u[i2]);
+    if (!(len > 1e-6)) return -INFINITY;
+    double ra = 0.0, rb = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        ra += c->a->half[k] * fabs(u[k]);
+        rb += c->b->half[k] * fabs(u[0] * bcol[k][0] + u[1] * bcol[k][1] + u[2] * bcol[k][2]);
+    }
+    const double ud = u[0] * c->pos.x + u[1] * c->pos.y + u[2] * c->pos.z;
+    return (float)((fabs(ud) - ra - rb) / len);
+}
+
+/* Two boxes: the 15 axes of the kernel's box test. */
+static int box_box_sat(const mctx *c, feature *best, float *runner_up)
+{
+    float sep[BOX_AXES];
+    c->k->box_sat(c->a->half, c->b->half, c->rot.r, c->pos, sep);
+    /* nearly parallel edges: their axis a_i x b_j in double (the kernel's
+     * float value loses precision as 1 / sine; such an axis can decide:
+     * the thin faces of the difference they make chamfer its edges) */
+    for (uint32_t i = 0; i < 3; ++i)
+        for (uint32_t j = 0; j < 3; ++j)
+            if (sep[6 + 3 * i + j] == -INFINITY) sep[6 + 3 * i + j] = box_edge_axis_exact(c, i, j);
+    uint32_t ia = 0, ib = 3, ie = 6;
+    for (uint32_t i = 1; i < 3; ++i) ia = sep[i] > sep[ia] ? i : ia;
+    for (uint32_t i = 4; i < 6; ++i) ib = sep[i] > sep[ib] ? i : ib;
+    for (uint32_t i = 7; i < BOX_AXES; ++i) ie = sep[i] > sep[ie] ? i : ie;
+    sat_candidates k;
+    k.second_a = k.second_b = k.second_edge = -INFINITY;
+    k.have_edge = 0;
+    for (uint32_t i = 0; i < BOX_AXES; ++i) {
+        float *second = i < 3 ? &k.second_a : i < 6 ? &k.second_b : &k.second_edge;
+        if (i != ia && i != ib && i != ie) *second = fmaxf(*second, sep[i]);
+    }
+    /* the faces facing the other box */
+    const float pa_axis = ia == 0 ? c->pos.x : ia == 1 ? c->pos.y : c->pos.z;
+    face_feature(c, 0, 2 * ia + (pa_axis > 0.0f), &k.face_a);
+    const v3 bj = v3_make(c->rot.r[0].x, c->rot.r[1].x, c->rot.r[2].x);
+    const v3 bcol[3] = {bj, v3_make(c->rot.r[0].y, c->rot.r[1].y, c->rot.r[2].y),
+                        v3_make(c->rot.r[0].z, c->rot.r[1].z, c->rot.r[2].z)};
+    face_feature(c, 1, 2 * (ib - 3) + (v3_dot(c->pos, bcol[ib - 3]) < 0.0f), &k.face_b);
+    if (sep[ie] > -INFINITY) {
+        /* the edges that support the pair along the axis a_i x b_j */
+        const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
+        const v3 ai = v3_make(i == 0, i == 1, i == 2);
+        v3 u = v3_cross(ai, bcol[j]);
+        if (v3_dot(u, c->pos) < 0.0f) u = v3_neg(u);
+        const v3 ub = a_to_b_dir(c, u);
+        const float ua[3] = {u.x, u.y, u.z}, ubl[3] = {ub.x, ub.y, ub.z};
+        uint32_t va = 0, vb = 0;
+        for (uint32_t t = 0; t < 3; ++t) {
+            if (t != i && ua[t] > 0.0f) va |= 1u << t;
+            if (t != j && ubl[t] < 0.0f) vb |= 1u << t;
+        }
+        feature g;
+        if (edge_feature(c, core_box_arc(i, va), core_box_arc(j, vb), &g)) add_edge(&k, &g);
+    }
+    return decide(c, &k, best, runner_up);
+}
+
 enum { SAT_POINTS = MANIFOLD_SAT_MAX_POINTS, SAT_FACES = 2 * MANIFOLD_SAT_MAX_POINTS, SAT_ARCS = 3 * MANIFOLD_SAT_MAX_POINTS };
 
 /* The full test: every face of A, every face of B, every edge pair. The
@@ -533,6 +627,7 @@ enum { SAT_POINTS = MANIFOLD_SAT_MAX_POINTS, SAT_FACES = 2 * MANIFOLD_SAT_MAX_PO
  * then GJK/EPA decides. */
 static int full_sat(const mctx *c, feature *best, float *runner_up)
 {
+    if (c->a->type == MINK_SHAPE_BOX && c->b->type == MINK_SHAPE_BOX) return box_box_sat(c, best, runner_up);
     _Alignas(64) float box_a[BOX_SOA_FLOATS], box_b[BOX_SOA_FLOATS];
     _Alignas(64) float moved[3 * SAT_POINTS + 4 * SAT_FACES + 12 * SAT_ARCS];
     soa_points pa, pb, pb0;
@@ -547,54 +642,25 @@ static int full_sat(const mctx *c, feature *best, float *runner_up)
     c->k->face_scan(&fb, &pa, &face_b);
     sat_edge_scan edges;
     c->k->edge_scan(&aa, &ab, &edges);
-
-    /* near-parallel pairs, valued in double */
     if (edges.near_count > SAT_NEAR_PARALLEL_MAX) return 0;
-    feature e;
-    int have_edge = 0;
-    for (uint32_t k = 0; k < edges.near_count; ++k) {
+
+    sat_candidates k;
+    face_feature(c, 0, face_a.i, &k.face_a);
+    face_feature(c, 1, face_b.i, &k.face_b);
+    k.second_a = face_a.second;
+    k.second_b = face_b.second;
+    k.second_edge = edges.best.second;
+    k.have_edge = 0;
+    /* near-parallel pairs and the scan's best, valued in double */
+    for (uint32_t n = 0; n < edges.near_count; ++n) {
         feature g;
-        if (!edge_feature(c, edges.near_i[k], edges.near_j[k], &g)) continue;
-        if (!have_edge || g.s > e.s) {
-            if (have_edge && e.s > edges.best.second) edges.best.second = e.s;
-            e = g, have_edge = 1;
-        } else if (g.s > edges.best.second) {
-            edges.best.second = g.s;
-        }
+        if (edge_feature(c, edges.near_i[n], edges.near_j[n], &g)) add_edge(&k, &g);
     }
     if (edges.best.value > -INFINITY) {
         feature g;
-        if (edge_feature(c, edges.best.i, edges.best.j, &g)) {
-            if (!have_edge || g.s > e.s) {
-                if (have_edge) edges.best.second = fmaxf(edges.best.second, e.s);
-                e = g, have_edge = 1;
-            } else {
-                edges.best.second = fmaxf(edges.best.second, g.s);
-            }
-        }
+        if (edge_feature(c, edges.best.i, edges.best.j, &g)) add_edge(&k, &g);
     }
-
-    feature fa_best, fb_best;
-    face_feature(c, 0, face_a.i, &fa_best);
-    face_feature(c, 1, face_b.i, &fb_best);
-    const int use_b = fb_best.s > fa_best.s + c->prefer;
-    const feature *face = use_b ? &fb_best : &fa_best;
-    const feature *other_face = use_b ? &fa_best : &fb_best;
-    const float face_second = use_b ? face_b.second : face_a.second;
-    const float edge_s = have_edge ? e.s : -INFINITY;
-    if (have_edge && e.s > face->s + c->prefer) {
-        /* an edge axis must hold as a plain separating axis: its
-         * separation from the supports themselves */
-        uint32_t id;
-        const float h = support_of(c, 0, e.n, &id) + support_of(c, 1, v3_neg(e.n), &id);
-        if (-h < e.s - c->prefer - ROUNDING_EPS * c->scale) return 0;
-        *best = e;
-        *runner_up = fmaxf(fmaxf(fa_best.s, fb_best.s), edges.best.second);
-        return 1;
-    }
-    *best = *face;
-    *runner_up = fmaxf(fmaxf(other_face->s, face_second), edge_s);
-    return 1;
+    return decide(c, &k, best, runner_up);
 }
 
 /* Rebuilds the manifold from a feature: 1 when done (out written), 0 when
@@ -615,10 +681,14 @@ static int contacts_from_feature(const mctx *c, const feature *f, struct mink_ma
         emit(c, f->n, cc, 1, out);
         return 1;
     }
-    if (f->s > c->band && !support_over_face(c, f)) return 0;
+    /* the clipped points reach the face's separation: a point of the other
+     * core lies over the face at that separation, so for separated cores
+     * it is their distance (up to rounding), and for overlapping ones the
+     * face carries the deepest point */
     float deepest;
     const uint32_t count = face_contacts(c, f, cc, &deepest);
-    if (count == 0 || deepest > f->s + c->prefer + ROUNDING_EPS * c->scale) return 0;
+    const float slack = (f->s > c->band ? 0.0f : c->prefer) + ROUNDING_EPS * c->scale;
+    if (count == 0 || deepest > f->s + slack) return 0;
     emit(c, f->n, cc, count, out);
     return 1;
 }
@@ -760,6 +830,7 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
     const float smaller = fminf(a->extent + c.ra, b->extent + c.rb);
     c.prefer = MINK_MANIFOLD_PREFER_REL * smaller + ROUNDING_EPS * c.scale;
     c.band = MINK_TOUCH_REL * c.scale;
+    c.touch = MINK_MANIFOLD_TOUCH_REL * smaller + c.prefer;
 
     v3 clear_axis;
     if (cached_axis_clear(&c, cache, &clear_axis)) {

@@ -35,6 +35,18 @@ typedef struct sat_edge_scan {
     uint32_t near_i[SAT_NEAR_PARALLEL_MAX], near_j[SAT_NEAR_PARALLEL_MAX];
 } sat_edge_scan;
 
+/* Box against box: the support separations along the 15 axes that hold
+ * every face of their Minkowski difference (A's 3 face axes, B's 3, the 9
+ * cross products of an edge direction of each), in that order; the
+ * support's own, so an axis of parallel edges (its cross product below
+ * SAT_NEAR_PARALLEL_SIN) is -inf. ha, hb half extents; rot the rows of B's
+ * rotation into A's frame; pos B's origin there. */
+enum { BOX_AXES = 15 };
+typedef void (*box_sat_fn)(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_AXES]);
+
+/* The reference's box test (kernel/ref/sat_ref.c). */
+void mink_box_sat_scalar(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_AXES]);
+
 /* What a kernel brings. */
 typedef struct manifold_kernel {
     /* the core's support point id along d (local frame) and max d.p */
@@ -48,6 +60,7 @@ typedef struct manifold_kernel {
      * against B's negated) of the pair's separation; near-parallel pairs
      * listed, not valued */
     void (*edge_scan)(const soa_arcs *a, const soa_arcs *b, sat_edge_scan *out);
+    box_sat_fn box_sat;
 } manifold_kernel;
 
 /* The query, for either kernel. */

@@ -117,7 +117,8 @@ static void edge_scan_simd(const soa_arcs *a, const soa_arcs *b, sat_edge_scan *
     for (uint32_t l = 0; l < MINK_W_LANES; ++l) out->best.second = fmaxf(out->best.second, v2[l]);
 }
 
-static const manifold_kernel simd_kernel = {support_simd, mink_penetration, face_scan_simd, edge_scan_simd};
+static const manifold_kernel simd_kernel = {support_simd, mink_penetration, face_scan_simd, edge_scan_simd,
+                                            mink_box_sat_scalar};
 
 mink_status mink_manifold(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                           float margin, mink_cache *cache, struct mink_manifold *out)

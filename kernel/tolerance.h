@@ -52,6 +52,15 @@
  * tolerance (a near tie of the depth, 1e-4 of the size). */
 #define MINK_MANIFOLD_PREFER_REL 1e-5f
 
+/* A manifold's points are the touching features' patch: the clipped
+ * points within this times the smaller shape's size of the deepest one
+ * (and within the margin). Faces tilted by less than about this angle
+ * still give all their corners (a box settling on the ground keeps four
+ * points); more tilted ones touch with their lowest feature only. */
+#ifndef MINK_MANIFOLD_TOUCH_REL
+#define MINK_MANIFOLD_TOUCH_REL 1e-3f
+#endif
+
 /* Iteration caps: GJK adds one support point per iteration and converges in
  * about 10-20 even on 1024-point hulls; 64 means something is cycling. */
 #define MINK_GJK_MAX_ITERATIONS 64

@@ -68,7 +68,37 @@ static void edge_scan_ref(const soa_arcs *a, const soa_arcs *b, sat_edge_scan *o
     }
 }
 
-static const manifold_kernel ref_kernel = {support_ref, mink_ref_penetration, face_scan_ref, edge_scan_ref};
+/* Ericson's box-box test (Real-Time Collision Detection, 4.4.1), as
+ * separations: r[i][j] = a_i . b_j, d = pos. Face axes of A: |d_i| less
+ * both projected radii; of B likewise along b_j; a_i x b_j: |d.(a_i x b_j)|
+ * less the radii, over |a_i x b_j|. */
+void mink_box_sat_scalar(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_AXES])
+{
+    float r[3][3], ar[3][3];
+    for (int i = 0; i < 3; ++i) {
+        const float row[3] = {rot[i].x, rot[i].y, rot[i].z};
+        for (int j = 0; j < 3; ++j) r[i][j] = row[j], ar[i][j] = fabsf(row[j]);
+    }
+    const float d[3] = {pos.x, pos.y, pos.z};
+    for (int i = 0; i < 3; ++i) sep[i] = fabsf(d[i]) - (ha[i] + hb[0] * ar[i][0] + hb[1] * ar[i][1] + hb[2] * ar[i][2]);
+    for (int j = 0; j < 3; ++j) {
+        const float db = d[0] * r[0][j] + d[1] * r[1][j] + d[2] * r[2][j];
+        sep[3 + j] = fabsf(db) - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j] + hb[j]);
+    }
+    for (int i = 0; i < 3; ++i) {
+        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int j = 0; j < 3; ++j) {
+            const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+            const float len = sqrtf(r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j]);
+            const float ud = d[i2] * r[i1][j] - d[i1] * r[i2][j];
+            const float radii = ha[i1] * ar[i2][j] + ha[i2] * ar[i1][j] + hb[j1] * ar[i][j2] + hb[j2] * ar[i][j1];
+            sep[6 + 3 * i + j] = len < SAT_NEAR_PARALLEL_SIN ? -INFINITY : (fabsf(ud) - radii) / len;
+        }
+    }
+}
+
+static const manifold_kernel ref_kernel = {support_ref, mink_ref_penetration, face_scan_ref, edge_scan_ref,
+                                           mink_box_sat_scalar};
 
 mink_status mink_ref_manifold(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                               float margin, mink_cache *cache, struct mink_manifold *out)

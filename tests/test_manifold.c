@@ -1,0 +1,418 @@
+/* Contact manifolds (mink_manifold, mink_ref_manifold): the case files'
+ * exact answers and patches (FORMAT.md, "Manifolds") at margins 0 and
+ * 0.025, cold and warm; the deepest point against the exact penetration
+ * answers of every other case file; A and B swapped; frame coherence (keys
+ * that persist, the cached feature reused); bad input. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cache.h"
+#include "cases.h"
+#include "mink/mink_ref.h"
+#include "test_util.h"
+
+#ifndef MINK_TEST_DATA
+#error "MINK_TEST_DATA must name the tests/data directory"
+#endif
+
+static const char *const FILES[] = {"manifold.cases", "mixed.cases",  "degenerate.cases",
+                                    "scenes.cases",   "bench.cases", "traj.cases"};
+enum { F_MANIFOLD = 0, F_TRAJ = 5, NFILES = 6 };
+static case_set g_sets[NFILES];
+static int g_loaded[NFILES];
+static char g_load_err[NFILES][512];
+
+static int load_files(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; i < NFILES; ++i) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", MINK_TEST_DATA, FILES[i]);
+        g_loaded[i] = case_set_load(path, &g_sets[i], g_load_err[i], sizeof g_load_err[i]) == 0;
+    }
+    return 0;
+}
+
+static int free_files(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; i < NFILES; ++i) case_set_free(&g_sets[i]);
+    return 0;
+}
+
+static const case_set *set_of(unsigned file)
+{
+    if (!g_loaded[file]) fail_msg("%s", g_load_err[file]);
+    return &g_sets[file];
+}
+
+static const char *kernel_name(int k) { return k == CASE_KERNEL_REF ? "ref" : "simd"; }
+
+/* The speculative margin manifold.cases is checked at besides 0 (its header:
+ * above every gap of its speculative group). */
+#define SPECULATIVE_MARGIN 0.025f
+
+/* ------------------------------------------------------------ manifold.cases */
+
+typedef struct file_param {
+    int kernel;
+    float margin;
+    int warm; /* answered twice with one cache: the second answer checked */
+} file_param;
+
+static void test_manifold_cases(void **state)
+{
+    const file_param *p = *state;
+    const case_set *set = set_of(F_MANIFOLD);
+    size_t failed = 0;
+    char why[512];
+    for (size_t i = 0; i < set->count; ++i) {
+        const mink_case *c = &set->cases[i];
+        mink_cache cache;
+        mink_cache_reset(&cache);
+        struct mink_manifold m;
+        case_run_manifold(c, p->kernel, p->margin, p->warm ? &cache : NULL, &m);
+        if (p->warm) case_run_manifold(c, p->kernel, p->margin, &cache, &m);
+        if (!case_check_manifold(c, p->margin, &m, why, sizeof why)) {
+            if (failed < 20) print_message("  FAIL %s: %s\n", c->id, why);
+            failed++;
+        }
+    }
+    if (failed)
+        print_message("%s margin %g %s: %zu of %zu failed\n", kernel_name(p->kernel), p->margin,
+                      p->warm ? "warm" : "cold", failed, set->count);
+    assert_int_equal(failed, 0);
+}
+
+/* A and B swapped: the same case with the expected normal negated (the
+ * patch, projected along the normal, is the same). */
+static mink_case swapped(const mink_case *c)
+{
+    mink_case s = *c;
+    s.sa = c->sb, s.sb = c->sa;
+    s.qa = c->qb, s.qb = c->qa;
+    s.a = c->b, s.b = c->a;
+    s.pa = c->pb, s.pb = c->pa;
+    for (int k = 0; k < 3; ++k) s.normal[k] = -c->normal[k];
+    return s;
+}
+
+static void test_manifold_swapped(void **state)
+{
+    const int kernel = *(const int *)*state;
+    const case_set *set = set_of(F_MANIFOLD);
+    size_t failed = 0;
+    char why[512];
+    for (size_t i = 0; i < set->count; ++i) {
+        const mink_case c = swapped(&set->cases[i]);
+        struct mink_manifold m, o;
+        case_run_manifold(&c, kernel, SPECULATIVE_MARGIN, NULL, &m);
+        case_run_manifold(&set->cases[i], kernel, SPECULATIVE_MARGIN, NULL, &o);
+        int ok = case_check_manifold(&c, SPECULATIVE_MARGIN, &m, why, sizeof why);
+        if (ok && m.count > 0 && o.count > 0) {
+            /* the deepest separations agree */
+            float dm = INFINITY, dw = INFINITY;
+            for (uint32_t k = 0; k < m.count; ++k) dm = fminf(dm, m.points[k].separation);
+            for (uint32_t k = 0; k < o.count; ++k) dw = fminf(dw, o.points[k].separation);
+            if (fabs((double)dm - dw) > TOL_FORMAT_REL * c.L) {
+                snprintf(why, sizeof why, "deepest %.9g swapped, %.9g as given", dm, dw);
+                ok = 0;
+            }
+        }
+        if (!ok) {
+            if (failed < 20) print_message("  FAIL %s swapped: %s\n", c.id, why);
+            failed++;
+        }
+    }
+    assert_int_equal(failed, 0);
+}
+
+/* ------------------------------------------------------------ agreement with penetration */
+
+/* On every case of the other files, with a margin that takes in every pair,
+ * the manifold's deepest point is a penetration answer: checked against the
+ * exact answer with the query rules (FORMAT.md), and its normal against
+ * mink_penetration's own. */
+typedef struct agree_param {
+    unsigned file;
+    int kernel;
+} agree_param;
+
+static void test_deepest_is_penetration(void **state)
+{
+    const agree_param *p = *state;
+    const case_set *set = set_of(p->file);
+    size_t failed = 0;
+    char why[512];
+    for (size_t i = 0; i < set->count; ++i) {
+        const mink_case *c = &set->cases[i];
+        const float margin = (float)((c->kind == CASE_SEP ? 2.0 * c->value : 0.0) + 1e-3 * c->L);
+        struct mink_manifold m;
+        mink_result pen;
+        case_run_manifold(c, p->kernel, margin, NULL, &m);
+        case_run(c, p->kernel, CASE_QUERY_PENETRATION, NULL, &pen);
+        int ok = 1;
+        if (m.status < 0 || m.count == 0) {
+            snprintf(why, sizeof why, "status %d count %u", m.status, m.count);
+            ok = 0;
+        } else {
+            uint32_t d = 0;
+            for (uint32_t k = 1; k < m.count; ++k)
+                if (m.points[k].separation < m.points[d].separation) d = k;
+            mink_result r = pen;
+            r.distance = m.points[d].separation;
+            r.normal = m.normal;
+            r.point_a = m.points[d].point_a;
+            r.point_b = m.points[d].point_b;
+            ok = case_check(c, CASE_QUERY_PENETRATION, &r, why, sizeof why);
+            /* the two normals: the same, or a near tie of the depth (both
+             * then pass the case check above and below) */
+            if (ok && fabs((double)r.distance - pen.distance) > 2.0 * TOL_FORMAT_REL * c->L) {
+                snprintf(why, sizeof why, "deepest %.9g, mink_penetration %.9g", r.distance, pen.distance);
+                ok = 0;
+            }
+        }
+        if (!ok) {
+            if (failed < 20) print_message("  FAIL %s: %s\n", c->id, why);
+            failed++;
+        }
+    }
+    if (failed) print_message("%s %s: %zu of %zu failed\n", FILES[p->file], kernel_name(p->kernel), failed, set->count);
+    assert_int_equal(failed, 0);
+}
+
+/* ------------------------------------------------------------ frame coherence */
+
+/* The trajectories, cold and warm (one cache per trajectory): every answer
+ * right by the case rules, and the warm ones reuse the cached feature on
+ * most frames that have contacts. */
+static void test_trajectories(void **state)
+{
+    const int kernel = *(const int *)*state;
+    const case_set *set = set_of(F_TRAJ);
+    mink_cache cache;
+    char group[256] = "", prev[256] = "", why[512];
+    size_t failed = 0, touching = 0, held = 0;
+    for (size_t i = 0; i < set->count; ++i) {
+        const mink_case *c = &set->cases[i];
+        case_group(c->id, group, sizeof group);
+        if (strcmp(group, prev) != 0) mink_cache_reset(&cache);
+        memcpy(prev, group, sizeof prev);
+        feature_state before, after;
+        const int had = mink_cache_load_feature(&cache, &c->a, &c->b, &before);
+        struct mink_manifold warm, cold;
+        case_run_manifold(c, kernel, SPECULATIVE_MARGIN, &cache, &warm);
+        case_run_manifold(c, kernel, SPECULATIVE_MARGIN, NULL, &cold);
+        if (had && mink_cache_load_feature(&cache, &c->a, &c->b, &after) && after.frames == before.frames + 1)
+            held++;
+        touching += cold.count > 0;
+        if (!case_check_manifold(c, SPECULATIVE_MARGIN, &warm, why, sizeof why) ||
+            !case_check_manifold(c, SPECULATIVE_MARGIN, &cold, why, sizeof why)) {
+            if (failed < 20) print_message("  FAIL %s: %s\n", c->id, why);
+            failed++;
+        }
+    }
+    print_message("traj.cases %s: %zu frames, %zu with contacts or a cached separating feature held over\n",
+                  kernel_name(kernel), set->count, held);
+    (void)touching;
+    assert_int_equal(failed, 0);
+}
+
+/* A box resting on a slab, jittered as a solver leaves it: the same four
+ * keys every frame, and after the first frame every answer comes from the
+ * cached feature (the cache counts the frames it held). */
+static void resting_keys(const mink_shape *top, float lift, int kernel)
+{
+    const mink_shape slab = mink_box(4.0f, 0.5f, 4.0f, 0.0f);
+    const mink_pose ps = pose_make(dv(0.0, -0.5, 0.0), quat_identity());
+    test_rng rng = rng_seed(7);
+    mink_cache cache;
+    mink_cache_reset(&cache);
+    uint32_t keys[4] = {0, 0, 0, 0}, count = 0;
+    for (int frame = 0; frame < 60; ++frame) {
+        const dv3 jitter = dv(rng_range(&rng, -1e-5, 1e-5), rng_range(&rng, -1e-5, 1e-5), rng_range(&rng, -1e-5, 1e-5));
+        const mink_quat tilt = quat_axis_angle(rng_dir(&rng), rng_range(&rng, 0.0, 1e-5));
+        const mink_pose pt = pose_make(dv_add(dv(0.3, lift, -0.2), jitter), quat_mul(tilt, quat_axis_angle(dv(0, 1, 0), 0.4)));
+        struct mink_manifold m;
+        const mink_status st = kernel == CASE_KERNEL_REF ? mink_ref_manifold(&slab, &ps, top, &pt, 0.01f, &cache, &m)
+                                                         : mink_manifold(&slab, &ps, top, &pt, 0.01f, &cache, &m);
+        assert_int_equal(st, MINK_OK);
+        EXPECT_NEAR(m.normal.y, 1.0, 1e-6);
+        if (frame == 0) {
+            count = m.count;
+            for (uint32_t k = 0; k < count; ++k) keys[k] = m.points[k].id;
+            continue;
+        }
+        assert_int_equal(m.count, count);
+        for (uint32_t k = 0; k < count; ++k) {
+            int found = 0;
+            for (uint32_t j = 0; j < count; ++j) found |= m.points[k].id == keys[j];
+            if (!found) fail_msg("frame %d: point %u has a new key %08x", frame, k, m.points[k].id);
+        }
+        feature_state fs;
+        assert_true(mink_cache_load_feature(&cache, &slab, top, &fs));
+        EXPECT_INT(fs.frames, (uint32_t)frame + 1); /* held over since the first frame */
+    }
+}
+
+static void test_resting_keys(void **state)
+{
+    (void)state;
+    const mink_shape box = mink_box(0.5f, 0.25f, 0.4f, 0.0f);
+    const mink_shape rounded = mink_box(0.45f, 0.2f, 0.35f, 0.05f);
+    for (int k = CASE_KERNEL_REF; k <= CASE_KERNEL_SIMD; ++k) {
+        resting_keys(&box, 0.2499f, k);
+        resting_keys(&rounded, 0.2499f, k);
+    }
+}
+
+/* ------------------------------------------------------------ caches */
+
+/* Garbage, a foreign pair's cache and a stale cache of the same pair never
+ * change an answer beyond the rules. */
+static void test_bad_caches(void **state)
+{
+    (void)state;
+    const case_set *set = set_of(F_MANIFOLD);
+    test_rng rng = rng_seed(11);
+    char why[512];
+    size_t failed = 0;
+    for (size_t i = 0; i < set->count; ++i) {
+        const mink_case *c = &set->cases[i], *other = &set->cases[(i * 7 + 3) % set->count];
+        mink_cache cache;
+        struct mink_manifold m;
+        for (int kind = 0; kind < 3; ++kind) {
+            if (kind == 0) {
+                for (int w = 0; w < 16; ++w) cache.opaque[w] = rng_u32(&rng);
+            } else if (kind == 1) {
+                mink_cache_reset(&cache);
+                case_run_manifold(other, CASE_KERNEL_SIMD, SPECULATIVE_MARGIN, &cache, &m);
+            } else {
+                /* the same pair, B moved far off and back */
+                mink_case far = *c;
+                far.pb.p.x += 3.0f;
+                mink_cache_reset(&cache);
+                case_run_manifold(&far, CASE_KERNEL_SIMD, SPECULATIVE_MARGIN, &cache, &m);
+            }
+            case_run_manifold(c, CASE_KERNEL_SIMD, SPECULATIVE_MARGIN, &cache, &m);
+            if (!case_check_manifold(c, SPECULATIVE_MARGIN, &m, why, sizeof why)) {
+                if (failed < 20) print_message("  FAIL %s, cache kind %d: %s\n", c->id, kind, why);
+                failed++;
+            }
+        }
+    }
+    assert_int_equal(failed, 0);
+}
+
+/* ------------------------------------------------------------ bad input */
+
+static void expect_invalid(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                           float margin)
+{
+    for (int k = 0; k < 2; ++k) {
+        mink_cache cache;
+        memset(&cache, 0x5a, sizeof cache);
+        const mink_cache before = cache;
+        struct mink_manifold m;
+        memset(&m, 0x7f, sizeof m);
+        const mink_status st = k ? mink_manifold(a, pa, b, pb, margin, &cache, &m)
+                                 : mink_ref_manifold(a, pa, b, pb, margin, &cache, &m);
+        assert_int_equal(st, MINK_ERR_INVALID);
+        assert_int_equal(m.status, MINK_ERR_INVALID);
+        assert_int_equal(m.count, 0);
+        const float *f = &m.normal.x;
+        for (int i = 0; i < 3; ++i) assert_true(f[i] == 0.0f);
+        for (int i = 0; i < MINK_MANIFOLD_POINTS; ++i) assert_true(m.points[i].separation == 0.0f && m.points[i].id == 0);
+        assert_memory_equal(&cache, &before, sizeof cache);
+    }
+}
+
+static void test_invalid(void **state)
+{
+    (void)state;
+    const mink_shape box = mink_box(1, 1, 1, 0), bad = mink_box(-1, 1, 1, 0);
+    const mink_pose p0 = pose_make(dv(0, 0, 0), quat_identity()), p1 = pose_make(dv(0.5, 1.5, 0), quat_identity());
+    mink_pose nan_pose = p1, unnormal = p1;
+    nan_pose.p.y = NAN;
+    unnormal.q.w = 2.0f;
+    expect_invalid(&box, &p0, &box, &p1, -0.1f);
+    expect_invalid(&box, &p0, &box, &p1, NAN);
+    expect_invalid(&box, &p0, &box, &p1, INFINITY);
+    expect_invalid(&bad, &p0, &box, &p1, 0.0f);
+    expect_invalid(&box, &p0, &box, &nan_pose, 0.0f);
+    expect_invalid(&box, &p0, &box, &unnormal, 0.0f);
+    expect_invalid(NULL, &p0, &box, &p1, 0.0f);
+    expect_invalid(&box, NULL, &box, &p1, 0.0f);
+    /* a hull made by hand, without the topology mink_hull_init builds */
+    _Alignas(64) static float xyz[3 * MINK_HULL_PAD];
+    mink_shape hand = box;
+    hand.type = MINK_SHAPE_HULL;
+    hand.count = 1;
+    hand.padded = MINK_HULL_PAD;
+    hand.x = xyz, hand.y = xyz + MINK_HULL_PAD, hand.z = xyz + 2 * MINK_HULL_PAD;
+    hand.topology = NULL;
+    expect_invalid(&hand, &p0, &box, &p1, 0.0f);
+    assert_int_equal(mink_manifold(&box, &p0, &box, &p1, 0.0f, NULL, NULL), MINK_ERR_INVALID);
+    /* a batch: the bad pair answers the error, the others are unaffected */
+    mink_pair pairs[2] = {{&box, p0, &box, p1, NULL}, {&bad, p0, &box, p1, NULL}};
+    struct mink_manifold out[2];
+    mink_manifold_batch(pairs, 2, 0.0f, out);
+    assert_int_equal(out[0].status, MINK_OK);
+    assert_int_equal(out[0].count, 4);
+    assert_int_equal(out[1].status, MINK_ERR_INVALID);
+    mink_manifold_batch(NULL, 1, 0.0f, out);
+    assert_int_equal(out[0].status, MINK_ERR_INVALID);
+}
+
+/* ------------------------------------------------------------ main */
+
+static struct CMUnitTest g_tests[64];
+static char g_names[64][96];
+static size_t g_ntests;
+
+static void add_test(CMUnitTestFunction fn, void *state, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_names[g_ntests], sizeof g_names[g_ntests], fmt, ap);
+    va_end(ap);
+    g_tests[g_ntests] = (struct CMUnitTest){g_names[g_ntests], fn, NULL, NULL, state};
+    g_ntests++;
+}
+
+int main(void)
+{
+    static file_param fp[8];
+    static agree_param ap[2 * NFILES];
+    static const int kernels[2] = {CASE_KERNEL_REF, CASE_KERNEL_SIMD};
+    size_t nf = 0, na = 0;
+    for (int k = 0; k < 2; ++k)
+        for (int mg = 0; mg < 2; ++mg)
+            for (int w = 0; w < 2; ++w) {
+                fp[nf] = (file_param){kernels[k], mg ? SPECULATIVE_MARGIN : 0.0f, w};
+                add_test(test_manifold_cases, &fp[nf++], "manifold.cases %s margin %s %s", kernel_name(kernels[k]),
+                         mg ? "0.025" : "0", w ? "warm" : "cold");
+            }
+    for (int k = 0; k < 2; ++k) {
+        add_test(test_manifold_swapped, (void *)&kernels[k], "manifold.cases %s, A and B swapped", kernel_name(kernels[k]));
+        add_test(test_trajectories, (void *)&kernels[k], "traj.cases %s, cold and warm", kernel_name(kernels[k]));
+        for (unsigned f = 1; f < NFILES; ++f) {
+            ap[na] = (agree_param){f, kernels[k]};
+            add_test(test_deepest_is_penetration, &ap[na++], "%s %s: deepest point = penetration", FILES[f],
+                     kernel_name(kernels[k]));
+        }
+    }
+    add_test(test_resting_keys, NULL, "resting boxes: keys and cached feature");
+    add_test(test_bad_caches, NULL, "garbage, foreign and stale caches");
+    add_test(test_invalid, NULL, "bad input");
+    return _cmocka_run_group_tests("manifold", g_tests, g_ntests, load_files, free_files);
+}
