@@ -2,13 +2,16 @@
  * caches on the trajectories of traj.cases. */
 #include "bench_coherence.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_manifold.h"
 #include "cases.h"
 #include "mink/mink.h"
 #include "mink/mink_ref.h"
+#include "peers/peers.h"
 
 #ifndef MINK_SIMD_NAME
 #define MINK_SIMD_NAME "unknown"
@@ -23,8 +26,10 @@ struct bc_bench {
     mink_pair *pairs;      /* the timed frames, in file order; cache NULL (cold),
                               or the frame's trajectory cache (warm, all frames) */
     mink_result *out;      /* distance, penetration: one slot per timed frame     */
+    struct mink_manifold *man; /* manifolds: one slot per timed frame             */
     mink_cache *caches;    /* warm, all frames: one per trajectory                */
-    mink_cache *snaps;     /* warm intersect-sep: one per timed frame             */
+    mink_cache *snaps;     /* warm subsets (intersect-sep, manifold-held): one per
+                              timed frame                                          */
     bq_stats stats;
 };
 
@@ -37,7 +42,11 @@ static size_t g_ntraj;
 static bc_bench *g_benches[BC_QUERY_COUNT][BC_IMPL_COUNT][2];
 
 static const char *const query_names[BC_QUERY_COUNT] = {"intersect", "distance", "penetration",
-                                                        "intersect-sep"};
+                                                        "intersect-sep", "manifold", "manifold-held"};
+
+static int is_manifold(int query) { return query == BC_MANIFOLD || query == BC_MANIFOLD_HELD; }
+/* The queries timed on a subset of the frames, each from its cache snapshot. */
+static int is_subset(int query) { return query == BC_INTERSECT_SEP || query == BC_MANIFOLD_HELD; }
 
 const char *bc_query_name(int query)
 {
@@ -49,8 +58,15 @@ int bc_query_base(int query)
     switch (query) {
     case BC_DISTANCE: return CASE_QUERY_DISTANCE;
     case BC_PENETRATION: return CASE_QUERY_PENETRATION;
+    case BC_MANIFOLD:
+    case BC_MANIFOLD_HELD: return -1;
     default: return CASE_QUERY_INTERSECT;
     }
+}
+
+const char *bc_query_selector(int query)
+{
+    return is_manifold(query) ? "manifold" : bq_query_name(bc_query_base(query));
 }
 
 const char *bc_impl_name(int impl) { return impl == 0 ? "ref" : "simd-" MINK_SIMD_NAME; }
@@ -105,6 +121,7 @@ static void free_bench(bc_bench *b)
         return;
     free(b->pairs);
     free(b->out);
+    free(b->man);
     free(b->caches);
     free(b->snaps);
     free(b);
@@ -182,6 +199,11 @@ static const bc_pass_fn passes[BC_IMPL_COUNT][3] = {
 
 double bc_bench_pass(bc_bench *b)
 {
+    if (is_manifold(b->query)) {
+        if (b->caches)
+            memset(b->caches, 0, g_ntraj * sizeof *b->caches);
+        return bm_pass(bc_impl_family(b->impl), b->pairs, b->n, b->snaps, b->man);
+    }
     if (b->snaps)
         return b->impl == 0 ? pass_ref_intersect_snap(b->pairs, b->n, b->snaps)
                             : pass_simd_intersect_snap(b->pairs, b->n, b->snaps);
@@ -240,14 +262,24 @@ static void check_bench(bc_bench *b, const size_t *frames)
     double sums[3] = {0.0, 0.0, 0.0};
     for (size_t k = 0; k < b->n; ++k) {
         const mink_case *c = &g_traj.cases[frames[k]];
-        mink_result r;
+        mink_cache copy, *cache = b->caches ? &b->caches[g_traj_of[frames[k]]] : NULL;
         if (b->snaps) {
-            mink_cache copy = b->snaps[k];
-            answer(b->impl, query, c, &copy, &r);
-        } else {
-            answer(b->impl, query, c, b->caches ? &b->caches[g_traj_of[frames[k]]] : NULL, &r);
+            copy = b->snaps[k];
+            cache = &copy;
         }
+        if (is_manifold(b->query)) {
+            struct mink_manifold m;
+            bm_answer(bc_impl_family(b->impl), c, cache, &m);
+            bm_tally(s, c, &m);
+            continue;
+        }
+        mink_result r;
+        answer(b->impl, query, c, cache, &r);
         tally(s, c, query, &r, sums);
+    }
+    if (is_manifold(b->query)) {
+        bm_stats_finish(s);
+        return;
     }
     s->ok_frac = s->n ? (double)s->ok / (double)s->n : 0.0;
     s->has_iters = 1;
@@ -258,10 +290,10 @@ static void check_bench(bc_bench *b, const size_t *frames)
     }
 }
 
-/* The intersect-sep snapshots: every frame queried warm in order; a
- * separated frame's snapshot is its trajectory's cache just before its own
- * query. */
-static int take_snapshots(bc_bench *b)
+/* The subsets' snapshots: every frame queried warm in order (intersect or
+ * manifold); a picked frame's snapshot is its trajectory's cache just before
+ * its own query. */
+static int take_snapshots(bc_bench *b, const unsigned char *pick)
 {
     mink_cache *caches = calloc(g_ntraj, sizeof *caches);
     if (!caches)
@@ -270,12 +302,82 @@ static int take_snapshots(bc_bench *b)
     for (size_t i = 0; i < g_traj.count; ++i) {
         const mink_case *c = &g_traj.cases[i];
         mink_cache *cache = &caches[g_traj_of[i]];
-        if (c->kind == CASE_SEP)
+        if (pick[i])
             b->snaps[k++] = *cache;
-        mink_result r;
-        answer(b->impl, CASE_QUERY_INTERSECT, c, cache, &r);
+        if (is_manifold(b->query)) {
+            struct mink_manifold m;
+            bm_answer(bc_impl_family(b->impl), c, cache, &m);
+        } else {
+            mink_result r;
+            answer(b->impl, CASE_QUERY_INTERSECT, c, cache, &r);
+        }
     }
     free(caches);
+    return 0;
+}
+
+/* A direction of the world in the local frame of pose q. */
+static void local_dir(const case_pose *q, mink_vec3 n, double out[3])
+{
+    double m[9];
+    peer_rotation(q->q, m);
+    for (int r = 0; r < 3; ++r)
+        out[r] = m[r] * n.x + m[3 + r] * n.y + m[6 + r] * n.z;
+}
+
+/* The same direction in the local frames of q0 and q1, within 1e-3 rad. */
+static int same_local_dir(const case_pose *q0, mink_vec3 n0, const case_pose *q1, mink_vec3 n1)
+{
+    double a[3], b[3];
+    local_dir(q0, n0, a);
+    local_dir(q1, n1, b);
+    const double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    const double len = sqrt((a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) * (b[0] * b[0] + b[1] * b[1] + b[2] * b[2]));
+    return len > 0.0 && dot >= cos(1e-3) * len;
+}
+
+/* coherence/manifold-held: the frames whose previous frame's deciding
+ * feature most likely still decides. The API has no flag for a warm answer
+ * rebuilt from its cache, so the frames are picked from the cold answers of
+ * the implementation (computed once here; cold and warm then time the same
+ * frames): frame k, with frame k - 1 of the same trajectory, both answered,
+ * - both beyond the margin (count 0): the cached separating axis or feature
+ *   is the warm query's first test, and on these smooth trajectories it
+ *   still separates by more than the margin;
+ * - both in contact, a pair of boxes or hulls (whose manifolds come from a
+ *   deciding face or edge pair), with the same normal within 1e-3 rad in
+ *   A's frame or in B's: the same face of A or of B still decides.
+ * Pairs with a sphere or a capsule in contact take their normal from
+ * GJK/EPA, not from a cached feature: not picked. A frame picked wrongly
+ * only dilutes the warm speedup. */
+static int held_frames(int impl, unsigned char *pick)
+{
+    struct mink_manifold *cold = malloc(g_traj.count * sizeof *cold);
+    if (!cold)
+        return -1;
+    for (size_t i = 0; i < g_traj.count; ++i)
+        bm_answer(bc_impl_family(impl), &g_traj.cases[i], NULL, &cold[i]);
+    for (size_t i = 0; i < g_traj.count; ++i) {
+        const struct mink_manifold *m = &cold[i], *prev = i ? &cold[i - 1] : NULL;
+        const mink_case *c = &g_traj.cases[i], *pc = i ? &g_traj.cases[i - 1] : NULL;
+        int held = prev && g_traj_of[i] == g_traj_of[i - 1] && m->status >= 0 && prev->status >= 0;
+        if (held && (m->count || prev->count))
+            held = m->count && prev->count && bm_polyhedral_pair(c) &&
+                   (same_local_dir(&pc->qa, prev->normal, &c->qa, m->normal) ||
+                    same_local_dir(&pc->qb, prev->normal, &c->qb, m->normal));
+        pick[i] = (unsigned char)held;
+    }
+    free(cold);
+    return 0;
+}
+
+/* pick[i]: frame i is timed. */
+static int pick_frames(int query, int impl, unsigned char *pick)
+{
+    if (query == BC_MANIFOLD_HELD)
+        return held_frames(impl, pick);
+    for (size_t i = 0; i < g_traj.count; ++i)
+        pick[i] = query != BC_INTERSECT_SEP || g_traj.cases[i].kind == CASE_SEP;
     return 0;
 }
 
@@ -293,28 +395,35 @@ bc_bench *bc_bench_get(int query, int impl, int warm, char *err, size_t errlen)
 
     bc_bench *b = calloc(1, sizeof *b);
     size_t *frames = calloc(g_traj.count, sizeof *frames);
-    if (!b || !frames)
+    unsigned char *pick = malloc(g_traj.count);
+    if (!b || !frames || !pick)
         goto oom;
     b->query = query;
     b->impl = impl;
     b->warm = warm;
+    if (pick_frames(query, impl, pick) != 0)
+        goto oom;
     for (size_t i = 0; i < g_traj.count; ++i)
-        if (query != BC_INTERSECT_SEP || g_traj.cases[i].kind == CASE_SEP)
+        if (pick[i])
             frames[b->n++] = i;
     if (b->n == 0) {
-        snprintf(err, errlen, "%s holds no %s frames", g_path,
-                 query == BC_INTERSECT_SEP ? "separated" : "");
+        snprintf(err, errlen, "%s holds no %sframes", g_path,
+                 query == BC_INTERSECT_SEP ? "separated " : query == BC_MANIFOLD_HELD ? "held " : "");
         free(frames);
+        free(pick);
         free_bench(b);
         return NULL;
     }
     b->pairs = calloc(b->n, sizeof *b->pairs);
-    b->out = calloc(b->n, sizeof *b->out);
-    if (!b->pairs || !b->out)
+    if (is_manifold(query))
+        b->man = calloc(b->n, sizeof *b->man);
+    else
+        b->out = calloc(b->n, sizeof *b->out);
+    if (!b->pairs || !(b->out || b->man))
         goto oom;
-    if (warm && query == BC_INTERSECT_SEP) {
+    if (warm && is_subset(query)) {
         b->snaps = calloc(b->n, sizeof *b->snaps);
-        if (!b->snaps || take_snapshots(b) != 0)
+        if (!b->snaps || take_snapshots(b, pick) != 0)
             goto oom;
     } else if (warm) {
         b->caches = calloc(g_ntraj, sizeof *b->caches);
@@ -331,11 +440,13 @@ bc_bench *bc_bench_get(int query, int impl, int warm, char *err, size_t errlen)
     }
     check_bench(b, frames);
     free(frames);
+    free(pick);
     g_benches[query][impl][warm] = b;
     return b;
 
 oom:
     free(frames);
+    free(pick);
     free_bench(b);
     snprintf(err, errlen, "out of memory");
     return NULL;

@@ -17,11 +17,20 @@
  *       outside timing; the timed pass copies the frame's snapshot (64 bytes)
  *       and runs the query on that frame alone. Cold and warm time exactly
  *       the same frames.
+ *   manifold
+ *       mink_manifold (ref: mink_ref_manifold) at BM_MARGIN
+ *       (bench_manifold.h), every frame as above.
+ *   manifold-held
+ *       the frames where the previous frame's deciding feature most likely
+ *       still decides (bench_coherence.c, held_frames: there is no public
+ *       flag for it), each from its snapshot of the cache as intersect-sep
+ *       does; cold and warm time the same frames.
  *
- * Before any timing every answer is checked with case_check, walking the
- * frames exactly as the timed pass does (the warm answers with their caches),
- * and the work counters (mink_result.iterations, gjk_iterations,
- * support_calls; intersect through the _ex variant) are averaged over the
+ * Before any timing every answer is checked with case_check (manifolds:
+ * case_check_manifold), walking the frames exactly as the timed pass does
+ * (the warm answers with their caches), and the work counters
+ * (mink_result.iterations, gjk_iterations, support_calls; intersect through
+ * the _ex variant; manifolds: the mean contact count) are averaged over the
  * timed frames. */
 #ifndef MINK_BENCH_COHERENCE_H
 #define MINK_BENCH_COHERENCE_H
@@ -35,12 +44,16 @@ extern "C" {
 #endif
 
 enum bc_query { BC_INTERSECT = 0, BC_DISTANCE = 1, BC_PENETRATION = 2, BC_INTERSECT_SEP = 3,
-                BC_QUERY_COUNT = 4 };
-/** "intersect", "distance", "penetration", "intersect-sep". */
+                BC_MANIFOLD = 4, BC_MANIFOLD_HELD = 5, BC_QUERY_COUNT = 6 };
+/** "intersect", "distance", "penetration", "intersect-sep", "manifold",
+ *  "manifold-held". */
 const char *bc_query_name(int query);
 /** The query a coherence query runs, as bench_queries.h numbers them
- *  (intersect-sep runs intersect). */
+ *  (intersect-sep runs intersect); -1 for the manifold queries. */
 int bc_query_base(int query);
+/** The --query name that selects it besides its own: "intersect",
+ *  "distance", "penetration" or "manifold". */
+const char *bc_query_selector(int query);
 
 /** Implementations: 0 = "ref" (mink_ref_*), 1 = "simd-<backend>" (mink_*). */
 #define BC_IMPL_COUNT 2
@@ -62,10 +75,11 @@ typedef struct bc_bench bc_bench;
  *  call (not timed), then cached. NULL with a message in err when the file
  *  could not be read or memory ran out. */
 bc_bench *bc_bench_get(int query, int impl, int warm, char *err, size_t errlen);
-/** What the check found (ok, ok_frac, first_fail; has_iters is set and the
- *  means are per timed frame). */
+/** What the check found (ok, ok_frac, first_fail; has_iters is set, or for
+ *  manifolds has_points, and the means are per timed frame). */
 const bq_stats *bc_bench_stats(const bc_bench *b);
-/** Queries per pass: every frame, or the separated frames (intersect-sep). */
+/** Queries per pass: every frame, or the subset (intersect-sep,
+ *  manifold-held). */
 size_t bc_bench_queries(const bc_bench *b);
 /** Trajectories in the file (after a successful bc_bench_get). */
 size_t bc_trajectories(void);

@@ -25,6 +25,11 @@ typedef struct bq_group {
     size_t count, cap;
 } bq_group;
 
+struct bq_groups {
+    bq_group *g;
+    size_t count;
+};
+
 typedef struct bq_impl {
     char name[48];
     int family;
@@ -42,7 +47,8 @@ struct bq_bench {
 };
 
 static case_set g_set;
-static bq_group *g_groups;
+static bq_groups *g_main;     /* the groups of g_set */
+static bq_group *g_groups;    /* g_main's, for short */
 static size_t g_group_count;
 static bq_impl g_impls[MAX_IMPLS];
 static size_t g_impl_count;
@@ -68,25 +74,25 @@ static void add_impl(const char *name, int family, const peer_api *peer)
     m->peer = peer;
 }
 
-static int add_case(const mink_case *c)
+static int add_case(bq_groups *gs, const mink_case *c)
 {
     char name[GROUP_NAME_MAX];
     case_group(c->id, name, sizeof name);
     bq_group *g = NULL;
     /* Groups are contiguous in the case files, so the last group is the usual
      * hit; the scan covers files that interleave them. */
-    for (size_t k = g_group_count; k-- > 0;) {
-        if (strcmp(g_groups[k].name, name) == 0) {
-            g = &g_groups[k];
+    for (size_t k = gs->count; k-- > 0;) {
+        if (strcmp(gs->g[k].name, name) == 0) {
+            g = &gs->g[k];
             break;
         }
     }
     if (!g) {
-        bq_group *grown = realloc(g_groups, (g_group_count + 1) * sizeof *grown);
+        bq_group *grown = realloc(gs->g, (gs->count + 1) * sizeof *grown);
         if (!grown)
             return -1;
-        g_groups = grown;
-        g = &g_groups[g_group_count++];
+        gs->g = grown;
+        g = &gs->g[gs->count++];
         memset(g, 0, sizeof *g);
         snprintf(g->name, sizeof g->name, "%s", name);
     }
@@ -102,16 +108,52 @@ static int add_case(const mink_case *c)
     return 0;
 }
 
+bq_groups *bq_groups_split(const case_set *set)
+{
+    bq_groups *gs = calloc(1, sizeof *gs);
+    if (!gs)
+        return NULL;
+    for (size_t i = 0; i < set->count; ++i) {
+        if (add_case(gs, &set->cases[i]) != 0) {
+            bq_groups_free(gs);
+            return NULL;
+        }
+    }
+    return gs;
+}
+
+void bq_groups_free(bq_groups *gs)
+{
+    if (!gs)
+        return;
+    for (size_t g = 0; g < gs->count; ++g)
+        free(gs->g[g].cases);
+    free(gs->g);
+    free(gs);
+}
+
+size_t bq_groups_count(const bq_groups *gs) { return gs ? gs->count : 0; }
+const char *bq_groups_name(const bq_groups *gs, size_t group) { return gs->g[group].name; }
+
+const mink_case *bq_groups_cases(const bq_groups *gs, size_t group, size_t *count)
+{
+    *count = gs->g[group].count;
+    return gs->g[group].cases;
+}
+
+const bq_groups *bq_main_groups(void) { return g_main; }
+
 int bq_load(const char *path, char *err, size_t errlen)
 {
     if (case_set_load(path, &g_set, err, errlen) != 0)
         return -1;
-    for (size_t i = 0; i < g_set.count; ++i) {
-        if (add_case(&g_set.cases[i]) != 0) {
-            snprintf(err, errlen, "out of memory splitting %s into groups", path);
-            return -1;
-        }
+    g_main = bq_groups_split(&g_set);
+    if (!g_main) {
+        snprintf(err, errlen, "out of memory splitting %s into groups", path);
+        return -1;
     }
+    g_groups = g_main->g;
+    g_group_count = g_main->count;
     if (g_group_count == 0) {
         snprintf(err, errlen, "%s holds no cases", path);
         return -1;
@@ -151,11 +193,10 @@ void bq_unload(void)
         for (size_t i = 0; i < g_impl_count; ++i)
             if (g_peer_ctx[g * g_impl_count + i])
                 g_impls[i].peer->release(g_peer_ctx[g * g_impl_count + i]);
-    for (size_t g = 0; g < g_group_count; ++g)
-        free(g_groups[g].cases);
+    bq_groups_free(g_main);
     free(g_benches);
     free(g_peer_ctx);
-    free(g_groups);
+    g_main = NULL;
     g_benches = NULL;
     g_peer_ctx = NULL;
     g_groups = NULL;

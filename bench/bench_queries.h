@@ -19,6 +19,10 @@
 extern "C" {
 #endif
 
+/* cases.h; not included, so the C++ shim does not see mink.h */
+struct case_set;
+struct mink_case;
+
 /** Queries, numbered as cases.h's enum case_query. */
 #define BQ_QUERY_COUNT 3
 /** "intersect", "distance", "penetration". */
@@ -26,6 +30,19 @@ const char *bq_query_name(int query);
 
 /** Which kind of implementation: decides the error policy. */
 enum bq_family { BQ_REF = 0, BQ_SIMD = 1, BQ_PEER = 2 };
+
+/** A case set split into groups by case_group(id), in order of first
+ *  appearance; each group holds copies of its cases (hull memory stays in
+ *  the set, which must outlive the split). */
+typedef struct bq_groups bq_groups;
+/** NULL when out of memory. */
+bq_groups *bq_groups_split(const struct case_set *set);
+void bq_groups_free(bq_groups *gs);
+size_t bq_groups_count(const bq_groups *gs);
+const char *bq_groups_name(const bq_groups *gs, size_t group);
+const struct mink_case *bq_groups_cases(const bq_groups *gs, size_t group, size_t *count);
+/** The groups of the file bq_load read (NULL before it). */
+const bq_groups *bq_main_groups(void);
 
 /** Loads a case file and splits it into groups (in order of first
  *  appearance). Returns 0, or -1 with a message in err. Call once. */
@@ -55,6 +72,8 @@ typedef struct bq_stats {
     double iters;         /* mean mink_result.iterations (GJK + EPA)         */
     double gjk_iters;     /* mean mink_result.gjk_iterations                 */
     double supports;      /* mean mink_result.support_calls                  */
+    int    has_points;    /* manifolds: the mean below                       */
+    double points;        /* mean contact count of the answers               */
     char   first_fail[320]; /* "<id>: <why>" of the first wrong case, or ""  */
 } bq_stats;
 

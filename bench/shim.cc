@@ -38,6 +38,16 @@
 //       ".../<impl>-<variant>/real_time".
 //       Every variant is checked against the single queries first.
 //       --query=batch selects the whole family.
+//   manifold/<group>/<impl>   bench_manifold.h: contact manifolds (margin
+//       0.025) of the groups of $MINK_BENCH_MANIFOLD (default
+//       tests/data/manifold.cases) and of the box and hull groups of the
+//       main case file, cold; impls ref, simd-<backend> and the peers that
+//       take every pair of the group (bullet, bullet-gjk: boxes and hulls).
+//       Counters as the per-query benchmarks, plus points/query (mean
+//       contact count).
+//       The coherence family gains coherence/manifold and
+//       coherence/manifold-held (bench_coherence.h). --query=manifold
+//       selects both and nothing else.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -48,6 +58,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_coherence.h"
+#include "bench_manifold.h"
 #include "bench_queries.h"
 #include "tsc.h"
 #ifdef MINK_BENCH_HAVE_BATCH
@@ -63,54 +74,56 @@
 #ifndef MINK_BENCH_TRAJ_DEFAULT
 #define MINK_BENCH_TRAJ_DEFAULT "tests/data/traj.cases"
 #endif
+#ifndef MINK_BENCH_MANIFOLD_DEFAULT
+#define MINK_BENCH_MANIFOLD_DEFAULT "tests/data/manifold.cases"
+#endif
 
 namespace {
 
 bool g_tolerate_wrong = false;
 bool g_explain = false;
 
-void run(benchmark::State &state, int query, size_t group, size_t impl)
+// The families' policy after the check: its counters, --explain (once per
+// benchmark), and the refusal of a mink implementation with wrong answers
+// (peers are timed anyway). Returns false when the benchmark must not run.
+bool checked(benchmark::State &state, const void *bench, const std::string &name, const bq_stats *st,
+             bool peer)
 {
-    char err[256];
-    // Built and checked on first use, outside the timed loop.
-    bq_bench *b = bq_bench_get(query, group, impl, err, sizeof err);
-    if (!b) {
-        state.SkipWithError(err);
-        return;
-    }
-    const bq_stats *st = bq_bench_stats(b);
     if (g_explain && st->ok < st->n) {
-        // Once per benchmark, not per run of it.
-        static std::vector<const bq_bench *> told;
-        if (std::find(told.begin(), told.end(), b) == told.end()) {
-            told.push_back(b);
-            std::fprintf(stderr, "%s/%s/%s: %zu/%zu wrong, first %s\n", bq_query_name(query),
-                         bq_group_name(group), bq_impl_name(impl), st->n - st->ok, st->n,
+        static std::vector<const void *> told;
+        if (std::find(told.begin(), told.end(), bench) == told.end()) {
+            told.push_back(bench);
+            std::fprintf(stderr, "%s: %zu/%zu wrong, first %s\n", name.c_str(), st->n - st->ok, st->n,
                          st->first_fail);
         }
     }
     state.counters["ok_frac"] = st->ok_frac;
-    if (bq_impl_family(impl) == BQ_PEER && st->n)
-        state.counters["scalar_checked_frac"] = double(st->scalar_checked) / double(st->n);
     if (st->has_iters) {
         state.counters["iters/query"] = st->iters;
         state.counters["gjk_iters/query"] = st->gjk_iters;
         state.counters["supports/query"] = st->supports;
     }
-    if (bq_impl_family(impl) != BQ_PEER && st->ok < st->n && !g_tolerate_wrong) {
+    if (st->has_points)
+        state.counters["points/query"] = st->points;
+    if (!peer && st->ok < st->n && !g_tolerate_wrong) {
         std::string msg = std::to_string(st->n - st->ok) + "/" + std::to_string(st->n) +
                           " wrong; first " + st->first_fail;
         state.SkipWithError(msg.c_str());
-        return;
+        return false;
     }
+    return true;
+}
 
-    const size_t n = bq_bench_queries(b);
+// The timed loop: one pass per iteration, n queries per pass.
+template <class Pass>
+void time_passes(benchmark::State &state, size_t n, Pass pass)
+{
     const uint64_t ns0 = mink_clock_ns();
     const uint64_t t0 = mink_tsc_now();
     for (auto _ : state) {
-        double sum = bq_bench_pass(b);
+        double sum = pass();
         benchmark::DoNotOptimize(sum);
-        benchmark::ClobberMemory();  // the passes store their results
+        benchmark::ClobberMemory();  // the passes store their results (and caches)
     }
     const uint64_t t1 = mink_tsc_now();
     const uint64_t ns1 = mink_clock_ns();
@@ -122,6 +135,25 @@ void run(benchmark::State &state, int query, size_t group, size_t impl)
     state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(n));
 }
 
+void run(benchmark::State &state, int query, size_t group, size_t impl)
+{
+    char err[256];
+    // Built and checked on first use, outside the timed loop.
+    bq_bench *b = bq_bench_get(query, group, impl, err, sizeof err);
+    if (!b) {
+        state.SkipWithError(err);
+        return;
+    }
+    const bq_stats *st = bq_bench_stats(b);
+    const bool peer = bq_impl_family(impl) == BQ_PEER;
+    if (peer && st->n)
+        state.counters["scalar_checked_frac"] = double(st->scalar_checked) / double(st->n);
+    const std::string name = std::string(bq_query_name(query)) + "/" + bq_group_name(group) + "/" +
+                             bq_impl_name(impl);
+    if (checked(state, b, name, st, peer))
+        time_passes(state, bq_bench_queries(b), [b] { return bq_bench_pass(b); });
+}
+
 // coherence/<query>/<impl>-<mode>: the main suite's policy and counters.
 void run_coherence(benchmark::State &state, int query, int impl, int warm)
 {
@@ -131,44 +163,25 @@ void run_coherence(benchmark::State &state, int query, int impl, int warm)
         state.SkipWithError(err);
         return;
     }
-    const bq_stats *st = bc_bench_stats(b);
-    if (g_explain && st->ok < st->n) {
-        static std::vector<const bc_bench *> told;
-        if (std::find(told.begin(), told.end(), b) == told.end()) {
-            told.push_back(b);
-            std::fprintf(stderr, "coherence/%s/%s-%s: %zu/%zu wrong, first %s\n",
-                         bc_query_name(query), bc_impl_name(impl), warm ? "warm" : "cold",
-                         st->n - st->ok, st->n, st->first_fail);
-        }
-    }
-    state.counters["ok_frac"] = st->ok_frac;
-    state.counters["iters/query"] = st->iters;
-    state.counters["gjk_iters/query"] = st->gjk_iters;
-    state.counters["supports/query"] = st->supports;
     state.counters["trajectories"] = double(bc_trajectories());
-    if (st->ok < st->n && !g_tolerate_wrong) {
-        std::string msg = std::to_string(st->n - st->ok) + "/" + std::to_string(st->n) +
-                          " wrong; first " + st->first_fail;
-        state.SkipWithError(msg.c_str());
+    const std::string name = std::string("coherence/") + bc_query_name(query) + "/" + bc_impl_name(impl) +
+                             (warm ? "-warm" : "-cold");
+    if (checked(state, b, name, bc_bench_stats(b), false))
+        time_passes(state, bc_bench_queries(b), [b] { return bc_bench_pass(b); });
+}
+
+// manifold/<group>/<impl>: the same policy and counters.
+void run_manifold(benchmark::State &state, size_t group, size_t impl)
+{
+    char err[256];
+    bm_bench *b = bm_bench_get(group, impl, err, sizeof err);
+    if (!b) {
+        state.SkipWithError(err);
         return;
     }
-
-    const size_t n = bc_bench_queries(b);
-    const uint64_t ns0 = mink_clock_ns();
-    const uint64_t t0 = mink_tsc_now();
-    for (auto _ : state) {
-        double sum = bc_bench_pass(b);
-        benchmark::DoNotOptimize(sum);
-        benchmark::ClobberMemory();  // the passes store results and caches
-    }
-    const uint64_t t1 = mink_tsc_now();
-    const uint64_t ns1 = mink_clock_ns();
-
-    const double queries = double(state.iterations()) * double(n);
-    state.counters["tsc_cycles/query"] = double(t1 - t0) / queries;
-    state.counters["ns/query"] = double(ns1 - ns0) / queries;
-    state.counters["queries/pass"] = double(n);
-    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(n));
+    const std::string name = std::string("manifold/") + bm_group_name(group) + "/" + bm_impl_name(impl);
+    if (checked(state, b, name, bm_bench_stats(b), bm_impl_family(impl) == BQ_PEER))
+        time_passes(state, bm_bench_queries(b), [b] { return bm_bench_pass(b); });
 }
 
 #ifdef MINK_BENCH_HAVE_BATCH
@@ -285,12 +298,12 @@ bool family_query_selected(const std::vector<std::string> &want, const char *fam
     return false;
 }
 
-bool query_selected(const std::vector<std::string> &want, int query)
+bool query_selected(const std::vector<std::string> &want, const char *query)
 {
     if (want.empty())
         return true;
     for (const std::string &w : want)
-        if (w == bq_query_name(query))
+        if (w == query)
             return true;
     return false;
 }
@@ -340,7 +353,7 @@ int main(int argc, char **argv)
     benchmark::AddCustomContext("mink_groups", groups);
 
     for (int q = 0; q < BQ_QUERY_COUNT; ++q) {
-        if (!query_selected(queries, q))
+        if (!query_selected(queries, bq_query_name(q)))
             continue;
         for (size_t g = 0; g < bq_group_count(); ++g) {
             for (size_t i = 0; i < bq_impl_count(); ++i) {
@@ -355,12 +368,39 @@ int main(int argc, char **argv)
         }
     }
 
+    // The manifold family: its case file is read only when it is selected.
+    if (query_selected(queries, "manifold")) {
+        const char *mpath = std::getenv("MINK_BENCH_MANIFOLD");
+        if (!mpath || !*mpath)
+            mpath = MINK_BENCH_MANIFOLD_DEFAULT;
+        if (bm_load(mpath, err, sizeof err) != 0) {
+            std::fprintf(stderr, "mink-bench: manifold family skipped: %s\n", err);
+        } else {
+            std::string mgroups;
+            for (size_t g = 0; g < bm_group_count(); ++g)
+                mgroups += (g ? "," : "") + std::string(bm_group_name(g));
+            benchmark::AddCustomContext("mink_manifold_cases", mpath);
+            benchmark::AddCustomContext("mink_manifold_groups", mgroups);
+            benchmark::AddCustomContext("mink_manifold_margin", std::to_string(BM_MARGIN));
+            for (size_t g = 0; g < bm_group_count(); ++g) {
+                for (size_t i = 0; i < bm_impl_count(); ++i) {
+                    if (!bm_impl_supports(i, g) ||
+                        !impl_selected_named(impls, bm_impl_name(i), bm_impl_family(i)))
+                        continue;
+                    std::string name = std::string("manifold/") + bm_group_name(g) + "/" + bm_impl_name(i);
+                    benchmark::RegisterBenchmark(name.c_str(), [g, i](benchmark::State &s) {
+                        run_manifold(s, g, i);
+                    })->Unit(benchmark::kMicrosecond);
+                }
+            }
+        }
+    }
+
     const char *traj = std::getenv("MINK_BENCH_TRAJ");
     bc_set_path(traj && *traj ? traj : MINK_BENCH_TRAJ_DEFAULT);
     benchmark::AddCustomContext("mink_traj", bc_path());
     for (int q = 0; q < BC_QUERY_COUNT; ++q) {
-        if (!family_query_selected(queries, "coherence", bq_query_name(bc_query_base(q)),
-                                   bc_query_name(q)))
+        if (!family_query_selected(queries, "coherence", bc_query_selector(q), bc_query_name(q)))
             continue;
         for (int i = 0; i < BC_IMPL_COUNT; ++i) {
             if (!impl_selected_named(impls, bc_impl_name(i), bc_impl_family(i)))
@@ -402,8 +442,9 @@ int main(int argc, char **argv)
         return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    bq_unload();
     bc_unload();
+    bm_unload();  // its groups hold the main file's cases: before bq_unload
+    bq_unload();
 #ifdef MINK_BENCH_HAVE_BATCH
     bench_batch_teardown();
 #endif

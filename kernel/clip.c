@@ -5,18 +5,13 @@
 
 uint32_t clip_key(uint32_t kind, uint32_t a, uint32_t b, uint32_t c)
 {
-    /* a multiply-xorshift mix per word (murmur3's finalizer constants) */
-    uint32_t h = 0x6d6e6b31u ^ kind;
-    const uint32_t w[3] = {a, b, c};
-    for (int i = 0; i < 3; ++i) {
-        h ^= w[i] * 0xcc9e2d51u;
-        h = (h << 13 | h >> 19) * 5u + 0xe6546b64u;
-    }
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35u;
-    return h ^ (h >> 16);
+    /* each word times its own odd constant, then one multiply-xorshift
+     * round: distinct small inputs give distinct keys in practice, and
+     * the manifold makes the few it returns distinct anyway */
+    uint32_t h = kind * 0x9e3779b1u ^ a * 0x85ebca77u ^ (b * 0xc2b2ae3du + c * 0x27d4eb2fu);
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    return h ^ (h >> 13);
 }
 
 uint32_t clip_edge_key(uint32_t kind, uint32_t u, uint32_t v)
@@ -24,13 +19,15 @@ uint32_t clip_edge_key(uint32_t kind, uint32_t u, uint32_t v)
     return u < v ? clip_key(kind, u, v, 0) : clip_key(kind, v, u, 0);
 }
 
-/* One side plane: keeps m.(x - r) <= 0. */
-static uint32_t clip_side(const clip_point *in, uint32_t n, v3 m, v3 r, uint32_t side, clip_point *out)
+/* One side plane: keeps m.x <= c. */
+static uint32_t clip_side(const clip_point *in, uint32_t n, v3 m, float c, uint32_t side, clip_point *out)
 {
+    float dist[CLIP_MAX_POINTS];
+    for (uint32_t i = 0; i < n; ++i) dist[i] = v3_dot(m, in[i].p) - c;
     uint32_t k = 0;
     if (n == 2) {
         /* a segment: one edge, not two (0 -> 1 and back would cross twice) */
-        const float dp = v3_dot(m, v3_sub(in[0].p, r)), dq = v3_dot(m, v3_sub(in[1].p, r));
+        const float dp = dist[0], dq = dist[1];
         if (dp <= 0.0f) out[k++] = in[0];
         if ((dp < 0.0f && dq > 0.0f) || (dp > 0.0f && dq < 0.0f)) {
             out[k].p = v3_add(in[0].p, v3_scale(v3_sub(in[1].p, in[0].p), dp / (dp - dq)));
@@ -42,18 +39,16 @@ static uint32_t clip_side(const clip_point *in, uint32_t n, v3 m, v3 r, uint32_t
         return k;
     }
     for (uint32_t i = 0; i < n && k < CLIP_MAX_POINTS; ++i) {
-        const clip_point *p = &in[i], *q = &in[i + 1 < n ? i + 1 : 0];
-        const float dp = v3_dot(m, v3_sub(p->p, r)), dq = v3_dot(m, v3_sub(q->p, r));
-        if (dp <= 0.0f) out[k++] = *p;
+        const uint32_t j = i + 1 < n ? i + 1 : 0;
+        const float dp = dist[i], dq = dist[j];
+        if (dp <= 0.0f) out[k++] = in[i];
         if (((dp < 0.0f && dq > 0.0f) || (dp > 0.0f && dq < 0.0f)) && k < CLIP_MAX_POINTS) {
-            const float t = dp / (dp - dq);
-            clip_point x;
-            x.p = v3_add(p->p, v3_scale(v3_sub(q->p, p->p), t));
-            x.key = clip_key(2, p->edge, side, 0);
+            clip_point *x = &out[k++];
+            x->p = v3_add(in[i].p, v3_scale(v3_sub(in[j].p, in[i].p), dp / (dp - dq)));
+            x->key = clip_key(2, in[i].edge, side, 0);
             /* entering: the new point leaves along p's edge towards q;
              * leaving: along the side plane to where the polygon re-enters */
-            x.edge = dp > 0.0f ? p->edge : side;
-            out[k++] = x;
+            x->edge = dp > 0.0f ? in[i].edge : side;
         }
     }
     return k;
@@ -66,7 +61,7 @@ uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_
     for (uint32_t j = 0; j < nref && n > 0; ++j) {
         const uint32_t j1 = j + 1 < nref ? j + 1 : 0;
         const v3 m = v3_cross(v3_sub(ref[j1], ref[j]), normal); /* outward for a counter-clockwise loop */
-        n = clip_side(in, n, m, ref[j], clip_edge_key(3, ref_ids[j], ref_ids[j1]), out);
+        n = clip_side(in, n, m, v3_dot(m, ref[j]), clip_edge_key(3, ref_ids[j], ref_ids[j1]), out);
         clip_point *t = in;
         in = out;
         out = t;

@@ -5,37 +5,11 @@
 
 #include <string.h>
 
-static const uint8_t box_loop[6][4] = {
-    {0, 4, 6, 2}, {1, 3, 7, 5}, /* -x, +x */
-    {0, 1, 5, 4}, {2, 6, 7, 3}, /* -y, +y */
-    {0, 2, 3, 1}, {4, 5, 7, 6}, /* -z, +z */
-};
-
-/* Each edge once: its ends (v0 -> v1 runs counter-clockwise in face f0)
- * and its two faces; then e = n0 x n1 points from v0 to v1. */
-static const uint8_t box_edge[12][4] = {
-    {0, 1, 2, 4}, {0, 2, 4, 0}, {0, 4, 0, 2}, {1, 3, 1, 4}, {1, 5, 2, 1}, {2, 3, 4, 3},
-    {2, 6, 3, 0}, {3, 7, 1, 3}, {4, 5, 5, 2}, {4, 6, 0, 5}, {5, 7, 5, 1}, {6, 7, 3, 5},
-};
-
 uint32_t core_box_arc(uint32_t axis, uint32_t v0)
 {
     for (uint32_t i = 0; i < 12; ++i)
-        if (box_edge[i][0] == v0 && box_edge[i][1] == (v0 | 1u << axis)) return i;
+        if (core_box_edge[i][0] == v0 && core_box_edge[i][1] == (v0 | 1u << axis)) return i;
     return 0;
-}
-
-static v3 box_normal(uint32_t face)
-{
-    float n[3] = {0, 0, 0};
-    n[face >> 1] = (face & 1u) ? 1.0f : -1.0f;
-    return v3_make(n[0], n[1], n[2]);
-}
-
-static v3 box_corner(const mink_shape *s, uint32_t id)
-{
-    return v3_make((id & 1u) ? s->half[0] : -s->half[0], (id & 2u) ? s->half[1] : -s->half[1],
-                   (id & 4u) ? s->half[2] : -s->half[2]);
 }
 
 int core_view_init(core_view *v, const mink_shape *s)
@@ -61,47 +35,11 @@ int core_view_init(core_view *v, const mink_shape *s)
     return 1;
 }
 
-v3 core_point(const core_view *v, uint32_t id)
-{
-    const mink_shape *s = v->s;
-    switch (s->type) {
-    case MINK_SHAPE_BOX: return box_corner(s, id);
-    case MINK_SHAPE_CAPSULE: return v3_make(0.0f, id ? s->half[1] : -s->half[1], 0.0f);
-    case MINK_SHAPE_HULL: return id < s->count ? v3_make(s->x[id], s->y[id], s->z[id]) : v3_make(0, 0, 0);
-    default: return v3_make(0, 0, 0);
-    }
-}
 
-uint32_t core_face_count(const core_view *v)
-{
-    if (v->kind != CORE_POLY) return 0;
-    return v->t ? v->t->face_count : 6;
-}
 
-v3 core_face_normal(const core_view *v, uint32_t face)
-{
-    if (!v->t) return box_normal(face);
-    return v3_make(hull_plane(v->t, 0)[face], hull_plane(v->t, 1)[face], hull_plane(v->t, 2)[face]);
-}
 
-float core_face_offset(const core_view *v, uint32_t face)
-{
-    if (!v->t) return v->s->half[face >> 1];
-    return hull_plane(v->t, 3)[face];
-}
 
-uint32_t core_face_size(const core_view *v, uint32_t face)
-{
-    if (!v->t) return 4;
-    const uint32_t *first = hull_face_first(v->t);
-    return first[face + 1] - first[face];
-}
 
-uint32_t core_face_point(const core_view *v, uint32_t face, uint32_t k)
-{
-    if (!v->t) return box_loop[face][k];
-    return hull_face_vertex(v->t)[hull_face_first(v->t)[face] + k];
-}
 
 uint32_t core_point_faces(const core_view *v, uint32_t id, uint32_t *faces, uint32_t cap)
 {
@@ -127,11 +65,11 @@ uint32_t core_arc_count(const core_view *v)
 void core_arc(const core_view *v, uint32_t arc, v3 *n0, v3 *n1, v3 *e, v3 *o, uint32_t ids[2])
 {
     if (!v->t) {
-        const uint8_t *k = box_edge[arc];
-        *n0 = box_normal(k[2]);
-        *n1 = box_normal(k[3]);
+        const uint8_t *k = core_box_edge[arc];
+        *n0 = core_box_normal(k[2]);
+        *n1 = core_box_normal(k[3]);
         *e = v3_cross(*n0, *n1);
-        *o = box_corner(v->s, k[0]);
+        *o = core_box_corner(v->s, k[0]);
         ids[0] = k[0];
         ids[1] = k[1];
         return;
@@ -163,10 +101,10 @@ void core_soa(const core_view *v, float *box_store, soa_points *points, soa_plan
     float *x = box_store, *y = x + P, *z = y + P, *f = z + P;
     float *nx = f, *ny = nx + P, *nz = ny + P, *d = nz + P, *arc = d + P;
     for (uint32_t i = 0; i < P; ++i) {
-        const v3 c = box_corner(s, i < 8 ? i : 0);
+        const v3 c = core_box_corner(s, i < 8 ? i : 0);
         x[i] = c.x, y[i] = c.y, z[i] = c.z;
         const uint32_t face = i < 6 ? i : 0;
-        const v3 n = box_normal(face);
+        const v3 n = core_box_normal(face);
         nx[i] = n.x, ny[i] = n.y, nz[i] = n.z, d[i] = s->half[face >> 1];
     }
     memset(arc, 0, 12 * P * sizeof(float));

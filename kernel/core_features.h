@@ -30,17 +30,80 @@ typedef struct core_view {
 /* The view of a valid shape; 0 when it is a hull without its topology. */
 int core_view_init(core_view *v, const mink_shape *s);
 
+/* Faces and corners of a box: loops counter-clockwise about the outward
+ * normal; each edge once, v0 -> v1 counter-clockwise in face f0. */
+static const uint8_t core_box_loop[6][4] = {
+    {0, 4, 6, 2}, {1, 3, 7, 5}, /* -x, +x */
+    {0, 1, 5, 4}, {2, 6, 7, 3}, /* -y, +y */
+    {0, 2, 3, 1}, {4, 5, 7, 6}, /* -z, +z */
+};
+
+/* Each edge once: its ends (v0 -> v1 runs counter-clockwise in face f0)
+ * and its two faces; then e = n0 x n1 points from v0 to v1. */
+static const uint8_t core_box_edge[12][4] = {
+    {0, 1, 2, 4}, {0, 2, 4, 0}, {0, 4, 0, 2}, {1, 3, 1, 4}, {1, 5, 2, 1}, {2, 3, 4, 3},
+    {2, 6, 3, 0}, {3, 7, 1, 3}, {4, 5, 5, 2}, {4, 6, 0, 5}, {5, 7, 5, 1}, {6, 7, 3, 5},
+};
+
+static inline v3 core_box_normal(uint32_t face)
+{
+    float n[3] = {0, 0, 0};
+    n[face >> 1] = (face & 1u) ? 1.0f : -1.0f;
+    return v3_make(n[0], n[1], n[2]);
+}
+
+static inline v3 core_box_corner(const mink_shape *s, uint32_t id)
+{
+    return v3_make((id & 1u) ? s->half[0] : -s->half[0], (id & 2u) ? s->half[1] : -s->half[1],
+                   (id & 4u) ? s->half[2] : -s->half[2]);
+}
+
 /* The core point of an id, local frame (hull: index; box: corner bits
  * zyx; capsule: end 0 at -h, 1 at +h; sphere: 0). */
-v3 core_point(const core_view *v, uint32_t id);
+static inline v3 core_point(const core_view *v, uint32_t id)
+{
+    const mink_shape *s = v->s;
+    switch (s->type) {
+    case MINK_SHAPE_BOX: return core_box_corner(s, id);
+    case MINK_SHAPE_CAPSULE: return v3_make(0.0f, id ? s->half[1] : -s->half[1], 0.0f);
+    case MINK_SHAPE_HULL: return id < s->count ? v3_make(s->x[id], s->y[id], s->z[id]) : v3_make(0, 0, 0);
+    default: return v3_make(0, 0, 0);
+    }
+}
 
-uint32_t core_face_count(const core_view *v);
-/* Unit outward normal and offset: every core point p has n.p <= d. */
-v3 core_face_normal(const core_view *v, uint32_t face);
-float core_face_offset(const core_view *v, uint32_t face);
-/* The face's loop of point ids, counter-clockwise about its normal. */
-uint32_t core_face_size(const core_view *v, uint32_t face);
-uint32_t core_face_point(const core_view *v, uint32_t face, uint32_t k);
+/* Faces: unit outward normal and offset (every core point p has
+ * n.p <= d), and the loop of point ids, counter-clockwise about n. */
+static inline uint32_t core_face_count(const core_view *v)
+{
+    if (v->kind != CORE_POLY) return 0;
+    return v->t ? v->t->face_count : 6;
+}
+
+static inline v3 core_face_normal(const core_view *v, uint32_t face)
+{
+    if (!v->t) return core_box_normal(face);
+    return v3_make(hull_plane(v->t, 0)[face], hull_plane(v->t, 1)[face], hull_plane(v->t, 2)[face]);
+}
+
+static inline float core_face_offset(const core_view *v, uint32_t face)
+{
+    if (!v->t) return v->s->half[face >> 1];
+    return hull_plane(v->t, 3)[face];
+}
+
+static inline uint32_t core_face_size(const core_view *v, uint32_t face)
+{
+    if (!v->t) return 4;
+    const uint32_t *first = hull_face_first(v->t);
+    return first[face + 1] - first[face];
+}
+
+static inline uint32_t core_face_point(const core_view *v, uint32_t face, uint32_t k)
+{
+    if (!v->t) return core_box_loop[face][k];
+    return hull_face_vertex(v->t)[hull_face_first(v->t)[face] + k];
+}
+
 /* The faces around a point: up to `cap` into faces; returns how many. */
 uint32_t core_point_faces(const core_view *v, uint32_t id, uint32_t *faces, uint32_t cap);
 

@@ -1,20 +1,33 @@
 #!/usr/bin/env bash
 # The benchmark command: builds mink-bench for every SIMD width this CPU runs,
 # times mink's scalar reference, its SIMD kernel and the peer libraries on
-# tests/data/bench.cases, and prints one table (saved with the merged JSON and
-# a chart under bench/results/<machine>/).
+# tests/data/bench.cases (and contact manifolds on tests/data/manifold.cases),
+# and prints one table (saved with the merged JSON and a chart under
+# bench/results/<machine>/).
 #
 # Usage: scripts/bench.sh [--quick] [--filter REGEX] [--peers-only | --no-peers]
 #                         [--tolerate-wrong] [--widths "sse41 avx2"] [--out DIR]
 #   --quick           1 repetition instead of 5 (a first look: ~1-2 minutes)
 #   --filter REGEX    only benchmarks whose name matches, e.g. 'distance/hull32'
-#                     (names are <query>/<group>/<impl>: distance/hull32-sep/ref)
+#                     (names are <query>/<group>/<impl>: distance/hull32-sep/ref;
+#                     'manifold' selects the manifold family and its coherence)
 #   --peers-only      time only the peer libraries; --no-peers: only mink
 #   --tolerate-wrong  time mink's implementations even when some answers are
 #                     wrong (default: a wrong answer turns the benchmark into
 #                     an error, so a fast wrong path cannot win)
 #   --widths LIST     SIMD builds to use (default: all the CPU supports)
 #   --out DIR         results directory (default bench/results/<machine>)
+# Contact manifolds (a fourth chunk, --query=manifold, run by default):
+#   manifold/<group>/<impl>   mink_manifold at margin 0.025, cold, on the
+#                     groups of tests/data/manifold.cases and the box and hull
+#                     groups of bench.cases; ref, every width, and Bullet
+#                     (btBoxBoxDetector, btPolyhedralContactClipping: bullet
+#                     with its separating-axis test, bullet-gjk with GJK/EPA's
+#                     normal) on the groups of boxes and hulls, with its ok
+#                     fraction
+#   coherence/manifold/<impl>-cold|warm, coherence/manifold-held/...
+#                     the same on traj.cases: every frame, and the frames
+#                     whose deciding feature held
 # Besides the per-query tables, the same binaries run two families (in the
 # chunk of their query; --filter 'coherence|batch' runs only them):
 #   coherence/<query>/<impl>-cold|warm   cold vs warm caches on the
@@ -24,7 +37,8 @@
 # Environment: MINK_MACHINE names the results directory (default: hostname);
 # MINK_BENCH_MIN_TIME (seconds per repetition, default 0.05);
 # MINK_BENCH_CASES (another case file); MINK_BENCH_TRAJ (another trajectory
-# file); MINK_BENCH_BATCH_PAIRS (pairs per kind of the batch family, 4096).
+# file); MINK_BENCH_BATCH_PAIRS (pairs per kind of the batch family, 4096);
+# MINK_BENCH_MANIFOLD (another manifold case file).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -120,7 +134,7 @@ common=(--benchmark_min_time="${MINK_BENCH_MIN_TIME:-0.05}"
 # not over one placement. A crash loses one chunk, not the run.
 start=$(date +%s)
 failed=0
-for q in intersect distance penetration; do
+for q in intersect distance penetration manifold; do
   say "$q: $reps repetition(s) of ${built[*]}"
   for rep in $(seq "$reps"); do
     for k in "${!bins[@]}"; do

@@ -11,10 +11,16 @@ into DIR:
   NAME.json  the runs merged (Google Benchmark format: compare.py reads it)
   NAME.txt   the table printed on stdout
   NAME.png   cycles/query per group and implementation (needs gnuplot)
+The contact manifolds, manifold/<group>/<impl>, get a table of the same
+form (groups of manifold.cases, then the box and hull groups of
+bench.cases), with the mean contact count and the speedup over the peer
+(Bullet) whatever its ok fraction, and the target against each peer.
 After the per-query tables come the families' tables, when they ran:
   coherence  coherence/<query>/<impl>-cold|warm (traj.cases): per query and
              cache mode, ns, cycles, supports and GJK iterations per query,
              the warm speedup over cold, and the cache targets checked
+             (manifold, manifold-held: contact manifolds, every frame and
+             the frames whose deciding feature held)
   batch      batch/<query>/<kind>/<impl>-<variant>: Mpairs/s of the batch
              entry points, the loop of single queries and the 2-thread _mt
              variant, and their ratios to the loop
@@ -30,9 +36,11 @@ import statistics
 import subprocess
 import sys
 
-QUERIES = ["intersect", "distance", "penetration"]
+QUERIES = ["intersect", "distance", "penetration", "manifold"]
 SIMD_ORDER = ["sse41", "avx2", "avx512", "neon", "portable"]
 EXACT = 0.99  # a peer is "exact" on a group when it answers >= 99 % right
+# manifold/<group>/<impl>: the issue's target, best SIMD against the peer.
+MANIFOLD_PEER_TARGET = 4.0
 
 
 def load_runs(paths):
@@ -54,7 +62,7 @@ def load_runs(paths):
 
 # Peers in the order mink-bench registers them; unknown ones after, as seen
 # (random interleaving shuffles the order of the JSON entries).
-PEER_ORDER = ["ccd", "ccd-mpr", "bullet"]
+PEER_ORDER = ["ccd", "ccd-mpr", "bullet", "bullet-gjk"]
 
 
 def impl_key(impl):
@@ -103,13 +111,13 @@ def collect(entries):
         cell = results.setdefault(query, {}).setdefault(group, {}).get(impl)
         if cell is not None:
             continue
-        cell = {"cyc": None, "ns": None, "ok": None, "iters": None, "scalar": None, "error": None,
-                "reps": 0}
+        cell = {"cyc": None, "ns": None, "ok": None, "iters": None, "scalar": None, "pts": None,
+                "error": None, "reps": 0}
         if name in medians:
             m = medians[name]
             cell.update(cyc=m.get("tsc_cycles/query"), ns=m.get("ns/query"), ok=m.get("ok_frac"),
                         iters=m.get("iters/query"), scalar=m.get("scalar_checked_frac"),
-                        reps=m.get("repetitions", 0))
+                        pts=m.get("points/query"), reps=m.get("repetitions", 0))
         elif name in iters:
             runs = iters[name]
 
@@ -118,7 +126,8 @@ def collect(entries):
                 return statistics.median(vals) if vals else None
 
             cell.update(cyc=med("tsc_cycles/query"), ns=med("ns/query"), ok=med("ok_frac"),
-                        iters=med("iters/query"), scalar=med("scalar_checked_frac"), reps=len(runs))
+                        iters=med("iters/query"), scalar=med("scalar_checked_frac"),
+                        pts=med("points/query"), reps=len(runs))
         else:
             cell["error"] = errors[name]
         results[query][group][impl] = cell
@@ -126,9 +135,12 @@ def collect(entries):
 
 
 def fmt(x):
-    """3 significant digits, k for thousands: 403, 1.41k, 13.8k, 154k."""
+    """3 significant digits, k for thousands, M for millions: 403, 1.41k, 13.8k, 154k, 48.9M."""
     if x is None or not math.isfinite(x):
         return "-"
+    if x >= 999500:
+        m = x / 1e6
+        return f"{m:.0f}M" if m >= 99.95 else f"{m:.1f}M" if m >= 9.995 else f"{m:.2f}M"
     if x >= 99950:
         return f"{x / 1e3:.0f}k"
     if x >= 9995:
@@ -172,32 +184,42 @@ def geomean(vals):
 
 
 def query_table(query, rows, groups, impls):
-    """Lines of one query's table; also returns the notes it raised."""
+    """Lines of one query's table; also returns the notes it raised.
+    Manifolds add the mean contact count (pts, from mink's cells) and compare
+    with the fastest peer whatever its ok fraction (no peer is exact there)."""
     notes = []
     kinds = set()
+    manifold = query == "manifold"
     present = [i for i in impls if any(i in rows.get(g, {}) for g in groups)]
     if not present:
         return [], notes
     gw = max([len("group")] + [len(g) for g in groups] + [len("geomean")])
+    if manifold:
+        gw += 5  # " pts"
     width = {}
     for i in present:
         width[i] = max(len(i), 6 + 1 + 6 + (6 if family(i) == "peer" else 0))
     head1 = f"{'':<{gw}}"
-    head2 = f"{'group':<{gw}}"
+    head2 = f"{'group':<{gw - 5}} {'pts':>4}" if manifold else f"{'group':<{gw}}"
     for i in present:
         head1 += "  " + f"{i:^{width[i]}}"
         sub = f"{'ns':>6} {'cyc':>6}" + (f" {'ok%':>5}" if family(i) == "peer" else "")
         head2 += "  " + f"{sub:>{width[i]}}"
-    head1 += "  " + f"{'best simd vs':^22}"
-    head2 += "  " + f"{'ref':>6} {'exact peer':>15}"
+    pw = 17 if manifold else 15  # "0.65x bullet-gjk"
+    head1 += "  " + f"{'best simd vs':^{pw + 7}}"
+    head2 += "  " + f"{'ref':>6} {'peer' if manifold else 'exact peer':>{pw}}"
     lines = [head1, head2, "-" * len(head2)]
 
     per_impl = {i: [] for i in present}
-    sp_ref, sp_peer = [], []
+    sp_ref, sp_peer, peer_groups = [], [], {}
     missing = {i: 0 for i in present}
     for g in groups:
         row = rows.get(g, {})
         line = f"{g:<{gw}}"
+        if manifold:
+            pts = [row[i]["pts"] for i in present if family(i) != "peer" and i in row
+                   and not row[i]["error"] and row[i]["pts"] is not None]
+            line = f"{g:<{gw - 5}} {(f'{pts[0]:.2f}' if pts else '-'):>4}"
         for i in present:
             c = row.get(i)
             if c is None:
@@ -226,13 +248,15 @@ def query_table(query, rows, groups, impls):
             s_ref = f"{r:.2f}x"
         exact = [(row[i]["cyc"], i) for i in present
                  if family(i) == "peer" and i in row and not row[i]["error"] and row[i]["cyc"]
-                 and (row[i]["ok"] or 0) >= EXACT]
+                 and (manifold or (row[i]["ok"] or 0) >= EXACT)]
         if best and exact:
             pc, pi = min(exact)
             r = pc / best[0]
             sp_peer.append(r)
             s_peer = f"{r:.2f}x {pi}"
-        line += "  " + f"{s_ref:>6} {s_peer:>15}"
+            for pc, pi in exact:
+                peer_groups.setdefault(pi, []).append((pc / best[0], g))
+        line += "  " + f"{s_ref:>6} {s_peer:>{pw}}"
         lines.append(line)
 
     line = f"{'geomean':<{gw}}"
@@ -243,7 +267,7 @@ def query_table(query, rows, groups, impls):
             text += "      "
         line += "  " + f"{text:>{width[i]}}"
     gr, gp = geomean(sp_ref), geomean(sp_peer)
-    line += "  " + f"{(f'{gr:.2f}x' if gr else '-'):>6} {(f'{gp:.2f}x' if gp else '-'):>15}"
+    line += "  " + f"{(f'{gr:.2f}x' if gr else '-'):>6} {(f'{gp:.2f}x' if gp else '-'):>{pw}}"
     lines.append("-" * len(head2))
     lines.append(line)
     if any(missing[i] and per_impl[i] for i in present):
@@ -251,6 +275,20 @@ def query_table(query, rows, groups, impls):
     if kinds:
         notes.append(f"{query}: k = {', '.join(sorted(kinds))} reported no distance for separated "
                      "pairs; checked on the kind only there (and still counted as exact)")
+    for pi in sorted(peer_groups if manifold else [], key=impl_key):
+        low, low_g = min(peer_groups[pi])
+        ok = low >= MANIFOLD_PEER_TARGET
+        lines.append(f"target: best simd >= {MANIFOLD_PEER_TARGET:.0f}x fewer cycles than {pi} on every group "
+                     f"it runs: {'met' if ok else 'NOT met'} (lowest {low:.2f}x, {low_g})")
+    if manifold:
+        notes.append("manifold: margin 0.025 (manifold.cases' speculative margin), cold; pts = mean "
+                     "contact count; mink and the peer are checked by the same rules "
+                     "(case_check_manifold; bench.cases groups have no patches: count, normal, "
+                     "separations and surfaces only); the speedup over the fastest peer is shown "
+                     "whatever its ok%; - for a peer: a group it does not take (spheres, capsules); "
+                     "bullet = btBoxBoxDetector and btPolyhedralContactClipping's separating-axis "
+                     "test, bullet-gjk = the same with GJK/EPA's normal for hulls (Bullet's default "
+                     "path; bench/peers/bullet_manifold_peer.cc)")
     return lines, notes
 
 
@@ -292,8 +330,10 @@ def family_cells(entries, prefix):
 
 # impl-mode / impl-variant: the impl is "ref" or "simd-<backend>".
 IMPL_SUFFIX = re.compile(r"^(ref|simd-[A-Za-z0-9_]+)-(.+)$")
-COHERENCE_QUERIES = ["intersect", "intersect-sep", "distance", "penetration"]
-COHERENCE_TARGETS = {"sep_supports": 1.5, "sep_speedup": 3.0, "distance_gjk": 2.0}
+COHERENCE_QUERIES = ["intersect", "intersect-sep", "distance", "penetration", "manifold",
+                     "manifold-held"]
+COHERENCE_TARGETS = {"sep_supports": 1.5, "sep_speedup": 3.0, "distance_gjk": 2.0,
+                     "held_speedup": 3.0}
 
 
 def coherence_table(entries):
@@ -353,9 +393,12 @@ def coherence_table(entries):
                     cold, warm = cyc(q, "cold", i), cyc(q, "warm", i)
                     if mode == "warm" and cold and warm:
                         sp = f"{cold / warm:.2f}x"
+                    def count(key):  # manifolds report no supports or iterations
+                        v = c.get(key)
+                        return f"{v:>6.2f}" if v is not None else f"{'-':>6}"
+
                     text = (f"{fmt(c.get('ns/query')):>6} {fmt(c.get('tsc_cycles/query')):>6} "
-                            f"{c.get('supports/query', float('nan')):>6.2f} "
-                            f"{c.get('gjk_iters/query', float('nan')):>6.2f} {sp:>6}")
+                            f"{count('supports/query')} {count('gjk_iters/query')} {sp:>6}")
                 line += "  " + f"{text:>{w}}"
             lines.append(line)
         lines.append("")
@@ -386,22 +429,34 @@ def coherence_table(entries):
             r = gc / gw if gw > 0 else float("inf")
             parts.append(f"distance GJK iterations cold/warm {gc:.2f}/{gw:.2f} = {r:.2f}x "
                          f"(>= {t['distance_gjk']:.0f}x: {verdict(r >= t['distance_gjk'])})")
+        cold, warm = cyc("manifold-held", "cold", i), cyc("manifold-held", "warm", i)
+        if cold and warm:
+            parts.append(f"manifold-held cold/warm {cold / warm:.2f}x (>= {t['held_speedup']:.0f}x: "
+                         f"{verdict(cold / warm >= t['held_speedup'])})")
         if parts:
             lines.append(f"targets {i}: " + "; ".join(parts))
     head = "== coherence =="
     if frames:
         bits = []
-        if "intersect" in frames or "distance" in frames:
-            bits.append(f"{frames.get('intersect') or frames.get('distance'):.0f} frames")
+        every = frames.get("intersect") or frames.get("distance") or frames.get("manifold")
+        if every:
+            bits.append(f"{every:.0f} frames")
         if frames.get("trajectories"):
             bits.append(f"{frames['trajectories']:.0f} trajectories")
         if "intersect-sep" in frames:
             bits.append(f"intersect-sep: the {frames['intersect-sep']:.0f} separated frames")
+        if "manifold-held" in frames:
+            bits.append(f"manifold-held: the {frames['manifold-held']:.0f} frames whose feature held")
         head = f"== coherence ({'; '.join(bits)}) =="
     notes.append("coherence: ns, cyc per frame; sup/q = support evaluations (pairs), gjk/q = GJK "
                  "iterations per frame; w/c = warm speedup over cold, in cycles; warm = one cache "
-                 "per trajectory, emptied at the start of every pass (intersect-sep: each frame "
-                 "from its snapshot of the cache after the previous frame)")
+                 "per trajectory, emptied at the start of every pass (intersect-sep, manifold-held: "
+                 "each frame from its snapshot of the cache after the previous frame)")
+    if any(q in ("manifold", "manifold-held") for q, _ in table):
+        notes.append("coherence manifold: contact manifolds at margin 0.025; manifold-held: the "
+                     "frames picked from the cold answers where the previous frame's deciding feature "
+                     "still decides (both beyond the margin; or a box/hull pair in contact with the "
+                     "same normal in A's or B's frame); see bench/bench_coherence.c, held_frames")
     return [head] + lines, notes
 
 
@@ -483,7 +538,7 @@ def batch_table(entries):
     return [head] + lines, notes
 
 
-def gnuplot_chart(results, groups, impls, out_png, title):
+def gnuplot_chart(results, qgroups, impls, out_png, title):
     gp = shutil.which("gnuplot")
     if not gp:
         return "gnuplot not found (apt-get install gnuplot-nox): no chart"
@@ -493,8 +548,8 @@ def gnuplot_chart(results, groups, impls, out_png, title):
         rows = results.get(q)
         if not rows:
             continue
-        cols = [i for i in impls if any(i in rows.get(g, {}) for g in groups)]
-        gs = [g for g in groups if g in rows]
+        gs = qgroups[q]
+        cols = [i for i in impls if any(i in rows.get(g, {}) for g in gs)]
         dat = f"{base}.{q}.dat"
         vals = []
         with open(dat, "w") as f:
@@ -560,9 +615,16 @@ def main():
         print("bench_table: no benchmark results", file=sys.stderr)
         return 1
     results, groups = collect(entries)
-    # Rows in the case file's order (random interleaving shuffles the JSON).
-    order = [g for c in contexts for g in c.get("mink_groups", "").split(",") if g]
-    groups.sort(key=lambda g: order.index(g) if g in order else len(order))
+
+    # Rows in the case files' order (random interleaving shuffles the JSON):
+    # the manifold family lists its own groups.
+    def ordered(query):
+        key = "mink_manifold_groups" if query == "manifold" else "mink_groups"
+        order = [g for c in contexts for g in c.get(key, "").split(",") if g]
+        return sorted((g for g in groups if g in results[query]),
+                      key=lambda g: order.index(g) if g in order else len(order))
+
+    qgroups = {q: ordered(q) for q in results}
     impls = sorted({i for q in results.values() for g in q.values() for i in g}, key=impl_key)
 
     ctx = contexts[0] if contexts else {}
@@ -588,10 +650,14 @@ def main():
     for q in QUERIES:
         if q not in results:
             continue
-        lines, qn = query_table(q, results[q], groups, impls)
+        lines, qn = query_table(q, results[q], qgroups[q], impls)
         if not lines:
             continue
-        out.append(f"== {q} ==")
+        if q == "manifold":
+            out.append(f"== manifold (contact manifolds; cases: {ctx.get('mink_manifold_cases', '?')}, "
+                       "then the box and hull groups of the main file) ==")
+        else:
+            out.append(f"== {q} ==")
         out.extend(lines)
         out.append("")
         notes.extend(qn)
@@ -601,8 +667,9 @@ def main():
             out.extend(lines)
             out.append("")
             notes.extend(fn)
-    notes.append("peers are checked on kind, scalar (1e-4 L) and normal, not on witness points "
-                 "(bench/bench_queries.c, peer_check); mink on everything (case_check)")
+    if any(q in results for q in QUERIES if q != "manifold"):
+        notes.append("peers are checked on kind, scalar (1e-4 L) and normal, not on witness points "
+                     "(bench/bench_queries.c, peer_check); mink on everything (case_check)")
     out.append("notes:")
     out.extend("  " + n for n in notes)
     text = "\n".join(out) + "\n"
@@ -618,7 +685,7 @@ def main():
         f.write(text)
     png = os.path.join(args.out_dir, args.name + ".png")
     title = f"mink-bench, {ctx.get('host_name', '?')}: TSC cycles per query (lower is better)"
-    msg = gnuplot_chart(results, groups, impls, png, title)
+    msg = gnuplot_chart(results, qgroups, impls, png, title)
     if msg:
         print(f"bench_table: {msg}", file=sys.stderr)
     else:

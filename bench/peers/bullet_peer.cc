@@ -25,7 +25,7 @@
 #include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
 #include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
 
-#include "peers.h"
+#include "bullet_common.h"
 
 namespace {
 
@@ -37,16 +37,6 @@ struct bullet_ctx {
     btVoronoiSimplexSolver simplex;         // reset by the detector on every query
     btGjkEpaPenetrationDepthSolver epa;     // stateless
 };
-
-btTransform to_bullet(const case_pose &q)
-{
-    double m[9];
-    peer_rotation(q.q, m);
-    const btMatrix3x3 basis{btScalar(m[0]), btScalar(m[1]), btScalar(m[2]),
-                            btScalar(m[3]), btScalar(m[4]), btScalar(m[5]),
-                            btScalar(m[6]), btScalar(m[7]), btScalar(m[8])};
-    return btTransform(basis, btVector3(btScalar(q.p[0]), btScalar(q.p[1]), btScalar(q.p[2])));
-}
 
 btConvexShape *to_bullet(const case_shape &s)
 {
@@ -103,8 +93,8 @@ void *prepare(const mink_case *cases, size_t n)
             return nullptr;
         }
         btDiscreteCollisionDetectorInterface::ClosestPointInput in;
-        in.m_transformA = to_bullet(cases[i].qa);
-        in.m_transformB = to_bullet(cases[i].qb);
+        in.m_transformA = bullet_transform(cases[i].qa);
+        in.m_transformB = bullet_transform(cases[i].qb);
         in.m_maximumDistanceSquared = BT_LARGE_FLOAT;  // report any distance
         x->inputs.push_back(in);
     }

@@ -45,6 +45,27 @@ typedef struct peer_api {
     double (*pass)(void *ctx, int query);
 } peer_api;
 
+/** A peer's contact manifolds (bench_manifold.h): answers in mink's struct
+ *  and conventions (normal from A towards B; point_b - point_a = separation
+ *  * normal; at most MINK_MANIFOLD_POINTS points; keys distinct), so
+ *  case_check_manifold checks peers and mink by the same rules. */
+typedef struct peer_manifold_api {
+    const char *name;        /* implementation name, e.g. "bullet"               */
+    /** 1 if the peer's manifold algorithms take this pair (a group is timed
+     *  only when they take every pair of it). */
+    int (*supports)(const mink_case *c);
+    /** Builds the shapes of cases[0..n) (every one supported; the array must
+     *  outlive the context) for manifolds at `margin`. NULL on failure. Not
+     *  timed. */
+    void *(*prepare)(const mink_case *cases, size_t n, double margin);
+    void (*release)(void *ctx);
+    /** Case i's manifold, for the check. Not timed. */
+    void (*answer)(void *ctx, size_t i, struct mink_manifold *out);
+    /** Timed: every case's manifold once, in order. Returns a sum of the
+     *  answers so the work cannot be optimized away. */
+    double (*pass)(void *ctx);
+} peer_manifold_api;
+
 /** Row-major rotation matrix of a case pose's quaternion (w x y z),
  *  normalized first (the case files print 17 digits; the norm is 1 to ~1e-16). */
 static inline void peer_rotation(const double q[4], double m[9])
@@ -63,6 +84,10 @@ extern const peer_api peer_ccd_mpr;  /* "ccd-mpr": MPR intersect and penetration
 #endif
 #ifdef MINK_HAVE_BULLET
 extern const peer_api peer_bullet;   /* "bullet": btGjkPairDetector (+ GJK-EPA)    */
+/* "bullet": btBoxBoxDetector, btPolyhedralContactClipping (box and hull pairs);
+ * "bullet-gjk": the same with GJK/EPA's normal for hulls (Bullet's default) */
+extern const peer_manifold_api peer_bullet_manifold;
+extern const peer_manifold_api peer_bullet_gjk_manifold;
 #endif
 
 #ifdef __cplusplus
