@@ -35,6 +35,10 @@
  * of the scale S (tolerance.h). */
 #define ROUNDING_EPS (8.0f * FLT_EPSILON)
 
+/* max and min without libm's calls and NaN rules (the values are finite) */
+static inline float maxf(float a, float b) { return a > b ? a : b; }
+static inline float minf(float a, float b) { return a < b ? a : b; }
+
 typedef struct mctx {
     const manifold_kernel *k;
     const mink_shape *a, *b;
@@ -165,21 +169,21 @@ static void segment_params(v3 p0, v3 dp, v3 q0, v3 dq, float *s_out, float *t_ou
     float s = 0.0f, t = 0.0f;
     if (a <= 0.0f && e <= 0.0f) {
     } else if (a <= 0.0f) {
-        t = fminf(fmaxf(f / e, 0.0f), 1.0f);
+        t = minf(maxf(f / e, 0.0f), 1.0f);
     } else {
         const float cc = v3_dot(dp, r);
         if (e <= 0.0f) {
-            s = fminf(fmaxf(-cc / a, 0.0f), 1.0f);
+            s = minf(maxf(-cc / a, 0.0f), 1.0f);
         } else {
             const float b = v3_dot(dp, dq), denom = a * e - b * b;
-            s = denom > 0.0f ? fminf(fmaxf((b * f - cc * e) / denom, 0.0f), 1.0f) : 0.0f;
+            s = denom > 0.0f ? minf(maxf((b * f - cc * e) / denom, 0.0f), 1.0f) : 0.0f;
             t = (b * s + f) / e;
             if (t < 0.0f) {
                 t = 0.0f;
-                s = fminf(fmaxf(-cc / a, 0.0f), 1.0f);
+                s = minf(maxf(-cc / a, 0.0f), 1.0f);
             } else if (t > 1.0f) {
                 t = 1.0f;
-                s = fminf(fmaxf((b - cc) / a, 0.0f), 1.0f);
+                s = minf(maxf((b - cc) / a, 0.0f), 1.0f);
             }
         }
     }
@@ -303,35 +307,27 @@ static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n
     return n;
 }
 
-/* The contact points of a face feature: the incident polygon clipped
- * against the reference face, the touching part of it (the points within
- * `touch` of the deepest, and within the margin), reduced to four, moved
- * out by the radii along the normal. The touching points of the cores are
- * the lowest ones of the incident feature, so moved by the radius along
- * the normal they lie on the rounded surface (exactly, or within
- * radius x tilt^2 / 2 for a face tilted by up to `touch` / size). Returns
- * the count; *deepest the smallest core separation of the clipped polygon
- * (+inf when the clip left nothing). */
-static uint32_t face_contacts(const mctx *c, const feature *f, core_contact out[4], float *deepest)
+/* The contact points of a clipped patch: poly (n points of the incident
+ * core over the reference face, in A's frame, or in B's when in_b) with
+ * the reference plane n_ref.x = d_ref in the same frame. Keeps the
+ * touching part (the points within `touch` of the deepest, and within the
+ * margin), reduces it to four and moves the points out by the radii along
+ * the normal: the touching points of the cores are the lowest ones of the
+ * incident feature, so moved by the radius along the normal they lie on
+ * the rounded surface (exactly, or within radius x tilt^2 / 2 for a face
+ * tilted by up to `touch` / size). Returns the count; *deepest the
+ * smallest core separation (+inf when the clip left nothing). */
+static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly, uint32_t n, v3 n_ref, float d_ref,
+                               int in_b, core_contact out[4], float *deepest)
 {
     const int ref_b = f->type == CACHE_FEATURE_FACE_B;
-    const core_view *rv = ref_b ? &c->vb : &c->va;
-    const v3 n_ref = ref_b ? v3_neg(f->n) : f->n; /* outward of the reference shape */
-    float d_ref = core_face_offset(rv, f->i);
-    if (ref_b) d_ref += v3_dot(n_ref, c->pos);
-    v3 ref[CLIP_MAX_POLYGON];
-    uint32_t ref_ids[CLIP_MAX_POLYGON];
-    const uint32_t nr = face_loop(c, ref_b, f->i, 0, ref, ref_ids);
-    clip_point poly[CLIP_MAX_POINTS], scratch[CLIP_MAX_POINTS];
-    uint32_t n = incident_polygon(c, !ref_b, f->support, n_ref, poly);
-    n = clip_polygon(poly, n, ref, ref_ids, nr, n_ref, scratch);
     float sep[CLIP_MAX_POINTS];
     *deepest = INFINITY;
     for (uint32_t i = 0; i < n; ++i) {
         sep[i] = v3_dot(n_ref, poly[i].p) - d_ref;
-        *deepest = fminf(*deepest, sep[i]);
+        *deepest = minf(*deepest, sep[i]);
     }
-    const float keep = fminf(c->margin_core + c->prefer, *deepest + c->touch);
+    const float keep = minf(c->margin_core + c->prefer, *deepest + c->touch);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
         if (sep[i] <= keep) {
@@ -345,14 +341,85 @@ static uint32_t face_contacts(const mctx *c, const feature *f, core_contact out[
     for (uint32_t i = 0; i < count; ++i) {
         const clip_point *p = &poly[pick[i]];
         const float s = sep[pick[i]];
-        const v3 on_ref = v3_sub(p->p, v3_scale(n_ref, s - r_ref)); /* onto the reference's (rounded) face */
-        const v3 on_inc = v3_sub(p->p, v3_scale(n_ref, r_inc));
+        v3 on_ref = v3_sub(p->p, v3_scale(n_ref, s - r_ref)); /* onto the reference's (rounded) face */
+        v3 on_inc = v3_sub(p->p, v3_scale(n_ref, r_inc));
+        if (in_b) on_ref = b_to_a_point(c, on_ref), on_inc = b_to_a_point(c, on_inc);
         out[i].pa = ref_b ? on_inc : on_ref;
         out[i].pb = ref_b ? on_ref : on_inc;
         out[i].sep = s - r_ref - r_inc;
         out[i].key = clip_key(4 + (uint32_t)ref_b, f->i, p->key, 0);
     }
     return count;
+}
+
+/* Two boxes: the incident face found and placed in the reference box's
+ * frame directly (the reference face then needs no moving, and its side
+ * planes are its own axes). */
+static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact out[4], float *deepest)
+{
+    const int ref_b = f->type == CACHE_FEATURE_FACE_B;
+    const core_view *rv = ref_b ? &c->vb : &c->va;
+    const float *hi = ref_b ? c->a->half : c->b->half;
+    /* the incident box's axes and centre in the reference frame */
+    v3 ax[3], ctr;
+    if (ref_b) {
+        ax[0] = c->rot.r[0], ax[1] = c->rot.r[1], ax[2] = c->rot.r[2];
+        ctr = v3_neg(m33_tmul(&c->rot, c->pos));
+    } else {
+        ax[0] = v3_make(c->rot.r[0].x, c->rot.r[1].x, c->rot.r[2].x);
+        ax[1] = v3_make(c->rot.r[0].y, c->rot.r[1].y, c->rot.r[2].y);
+        ax[2] = v3_make(c->rot.r[0].z, c->rot.r[1].z, c->rot.r[2].z);
+        ctr = c->pos;
+    }
+    const uint32_t k = f->i >> 1;
+    const v3 n_ref = core_box_normal(f->i);
+    const float d_ref = core_face_offset(rv, f->i);
+    /* the incident face: the axis most along the normal, its side facing it */
+    float comp[3];
+    for (int j = 0; j < 3; ++j) comp[j] = k == 0 ? ax[j].x : k == 1 ? ax[j].y : ax[j].z;
+    uint32_t j = 0;
+    for (uint32_t t = 1; t < 3; ++t) j = fabsf(comp[t]) > fabsf(comp[j]) ? t : j;
+    const float toward = (f->i & 1u) ? comp[j] : -comp[j];
+    const uint32_t side = toward > 0.0f ? 0u : 1u; /* incident face's sign bit on axis j */
+    const uint32_t j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+    const v3 fc = v3_add(ctr, v3_scale(ax[j], side ? hi[j] : -hi[j]));
+    const v3 e1 = v3_scale(ax[j1], hi[j1]), e2 = v3_scale(ax[j2], hi[j2]);
+    clip_point poly[CLIP_MAX_POINTS], scratch[CLIP_MAX_POINTS];
+    static const uint8_t cycle[4][2] = {{1, 1}, {0, 1}, {0, 0}, {1, 0}}; /* signs of e1, e2 around the face */
+    uint32_t ids[4];
+    for (int m = 0; m < 4; ++m) {
+        ids[m] = side << j | (uint32_t)cycle[m][0] << j1 | (uint32_t)cycle[m][1] << j2;
+        poly[m].p = v3_add(fc, v3_add(v3_scale(e1, cycle[m][0] ? 1.0f : -1.0f), v3_scale(e2, cycle[m][1] ? 1.0f : -1.0f)));
+        poly[m].key = clip_key(1, (uint32_t)!ref_b, ids[m], 0);
+    }
+    for (int m = 0; m < 4; ++m) poly[m].edge = clip_edge_key(6 + (uint32_t)!ref_b, ids[m], ids[(m + 1) % 4]);
+    v3 ref[4];
+    uint32_t ref_ids[4];
+    for (uint32_t m = 0; m < 4; ++m) {
+        ref_ids[m] = core_box_loop[f->i][m];
+        ref[m] = core_point(rv, ref_ids[m]);
+    }
+    const uint32_t n = clip_polygon(poly, 4, ref, ref_ids, 4, n_ref, scratch);
+    return patch_contacts(c, f, poly, n, n_ref, d_ref, ref_b, out, deepest);
+}
+
+/* The contact points of a face feature: the incident polygon clipped
+ * against the reference face (see patch_contacts). */
+static uint32_t face_contacts(const mctx *c, const feature *f, core_contact out[4], float *deepest)
+{
+    if (c->a->type == MINK_SHAPE_BOX && c->b->type == MINK_SHAPE_BOX) return box_face_contacts(c, f, out, deepest);
+    const int ref_b = f->type == CACHE_FEATURE_FACE_B;
+    const core_view *rv = ref_b ? &c->vb : &c->va;
+    const v3 n_ref = ref_b ? v3_neg(f->n) : f->n; /* outward of the reference shape */
+    float d_ref = core_face_offset(rv, f->i);
+    if (ref_b) d_ref += v3_dot(n_ref, c->pos);
+    v3 ref[CLIP_MAX_POLYGON];
+    uint32_t ref_ids[CLIP_MAX_POLYGON];
+    const uint32_t nr = face_loop(c, ref_b, f->i, 0, ref, ref_ids);
+    clip_point poly[CLIP_MAX_POINTS], scratch[CLIP_MAX_POINTS];
+    uint32_t n = incident_polygon(c, !ref_b, f->support, n_ref, poly);
+    n = clip_polygon(poly, n, ref, ref_ids, nr, n_ref, scratch);
+    return patch_contacts(c, f, poly, n, n_ref, d_ref, 0, out, deepest);
 }
 
 /* ------------------------------------------------------------ output */
@@ -441,28 +508,33 @@ static uint32_t segment_pair_contacts(const mctx *c, v3 n, core_contact out[2])
     if (v3_len2(v3_cross(da, db)) > sin_tol * sin_tol * la2 * lb2) return 0;
     /* B's parameters where it enters and leaves A's slab */
     const float t0 = v3_dot(da, v3_sub(a0, b0)), t1 = v3_dot(da, v3_sub(a1, b0)), k = v3_dot(da, db);
-    float lo = fminf(t0, t1) / k, hi = fmaxf(t0, t1) / k;
-    if (k < 0.0f) lo = fmaxf(t0, t1) / k, hi = fminf(t0, t1) / k;
-    lo = fmaxf(lo, 0.0f), hi = fminf(hi, 1.0f);
+    float lo = minf(t0, t1) / k, hi = maxf(t0, t1) / k;
+    if (k < 0.0f) lo = maxf(t0, t1) / k, hi = minf(t0, t1) / k;
+    lo = maxf(lo, 0.0f), hi = minf(hi, 1.0f);
     if (!(hi > lo)) return 0;
     uint32_t count = 0;
     core_contact touching[2];
     for (int e = 0; e < 2; ++e) {
         const float t = e ? hi : lo;
         const v3 pb = v3_add(b0, v3_scale(db, t));
-        const float s = fminf(fmaxf(v3_dot(da, v3_sub(pb, a0)) / la2, 0.0f), 1.0f);
+        const float s = minf(maxf(v3_dot(da, v3_sub(pb, a0)) / la2, 0.0f), 1.0f);
         const v3 pa = v3_add(a0, v3_scale(da, s));
         touching[e] = contact_between(c, pa, pb, n, clip_key(11, (uint32_t)e, 0, 0));
     }
     /* as for faces: within the margin of the deeper end's plane */
-    const float keep = fminf(c->margin + c->prefer, fminf(touching[0].sep, touching[1].sep) + c->touch);
+    const float keep = minf(c->margin + c->prefer, minf(touching[0].sep, touching[1].sep) + c->touch);
     for (int e = 0; e < 2; ++e)
         if (touching[e].sep <= keep) out[count++] = touching[e];
     return count;
 }
 
+static void remember_feature(const mctx *c, mink_cache *cache, const feature *f, float runner_up, int separated,
+                             const feature_state *prev);
+
 /* GJK/EPA's answer, then the features that carry it. `cache` keeps GJK's
- * state. */
+ * state, or, when a face carries the contact, that face: the signed
+ * distance GJK/EPA found bounds every axis's separation (EPA's polytope
+ * lies inside the difference), so it is the face's runner-up. */
 static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_manifold *out)
 {
     mink_result r;
@@ -484,6 +556,7 @@ static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_man
         /* the face's points must reach the contact's depth */
         if (count > 0 && deepest <= s + c->prefer + ROUNDING_EPS * c->scale) {
             emit(c, f.n, cc, count, out);
+            if (st == MINK_OK) remember_feature(c, cache, &f, s, 0, NULL);
             return st;
         }
     }
@@ -521,7 +594,7 @@ static int decide(const mctx *c, const sat_candidates *k, feature *best, float *
 {
     const int use_b = k->face_b.s > k->face_a.s + c->prefer;
     const feature *face = use_b ? &k->face_b : &k->face_a;
-    const float face_second = fmaxf(use_b ? k->second_b : k->second_a, use_b ? k->face_a.s : k->face_b.s);
+    const float face_second = maxf(use_b ? k->second_b : k->second_a, use_b ? k->face_a.s : k->face_b.s);
     if (k->have_edge && k->edge.s > face->s + c->prefer) {
         /* an edge axis must hold as a plain separating axis: its
          * separation from the supports themselves */
@@ -529,11 +602,11 @@ static int decide(const mctx *c, const sat_candidates *k, feature *best, float *
         const float h = support_of(c, 0, k->edge.n, &id) + support_of(c, 1, v3_neg(k->edge.n), &id);
         if (-h < k->edge.s - c->prefer - ROUNDING_EPS * c->scale) return 0;
         *best = k->edge;
-        *runner_up = fmaxf(fmaxf(k->face_a.s, k->face_b.s), k->second_edge);
+        *runner_up = maxf(maxf(k->face_a.s, k->face_b.s), k->second_edge);
         return 1;
     }
     *best = *face;
-    *runner_up = fmaxf(face_second, k->have_edge ? k->edge.s : -INFINITY);
+    *runner_up = maxf(maxf(face_second, k->second_edge), k->have_edge ? k->edge.s : -INFINITY);
     return 1;
 }
 
@@ -541,10 +614,10 @@ static int decide(const mctx *c, const sat_candidates *k, feature *best, float *
 static void add_edge(sat_candidates *k, const feature *g)
 {
     if (!k->have_edge || g->s > k->edge.s) {
-        if (k->have_edge) k->second_edge = fmaxf(k->second_edge, k->edge.s);
+        if (k->have_edge) k->second_edge = maxf(k->second_edge, k->edge.s);
         k->edge = *g, k->have_edge = 1;
     } else {
-        k->second_edge = fmaxf(k->second_edge, g->s);
+        k->second_edge = maxf(k->second_edge, g->s);
     }
 }
 
@@ -590,7 +663,7 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
     k.have_edge = 0;
     for (uint32_t i = 0; i < BOX_AXES; ++i) {
         float *second = i < 3 ? &k.second_a : i < 6 ? &k.second_b : &k.second_edge;
-        if (i != ia && i != ib && i != ie) *second = fmaxf(*second, sep[i]);
+        if (i != ia && i != ib && i != ie) *second = maxf(*second, sep[i]);
     }
     /* the faces facing the other box */
     const float pa_axis = ia == 0 ? c->pos.x : ia == 1 ? c->pos.y : c->pos.z;
@@ -599,7 +672,10 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
     const v3 bcol[3] = {bj, v3_make(c->rot.r[0].y, c->rot.r[1].y, c->rot.r[2].y),
                         v3_make(c->rot.r[0].z, c->rot.r[1].z, c->rot.r[2].z)};
     face_feature(c, 1, 2 * (ib - 3) + (v3_dot(c->pos, bcol[ib - 3]) < 0.0f), &k.face_b);
-    if (sep[ie] > -INFINITY) {
+    const float face_s = maxf(k.face_a.s, k.face_b.s);
+    if (!(sep[ie] > face_s + c->prefer)) {
+        k.second_edge = maxf(k.second_edge, sep[ie]); /* no candidate: a runner-up */
+    } else {
         /* the edges that support the pair along the axis a_i x b_j */
         const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
         const v3 ai = v3_make(i == 0, i == 1, i == 2);
@@ -618,7 +694,15 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
     return decide(c, &k, best, runner_up);
 }
 
-enum { SAT_POINTS = MANIFOLD_SAT_MAX_POINTS, SAT_FACES = 2 * MANIFOLD_SAT_MAX_POINTS, SAT_ARCS = 3 * MANIFOLD_SAT_MAX_POINTS };
+/* The moved arrays' capacities: a hull of the test's size or a box, each
+ * array padded to MINK_HULL_PAD. */
+#define SAT_PAD(n) (((n) + MINK_HULL_PAD - 1) / MINK_HULL_PAD * MINK_HULL_PAD)
+#define SAT_MAX(a, b) ((a) > (b) ? (a) : (b))
+enum {
+    SAT_POINTS = SAT_MAX(SAT_PAD(MANIFOLD_SAT_MAX_POINTS), MINK_HULL_PAD),
+    SAT_FACES = SAT_MAX(SAT_PAD(2 * MANIFOLD_SAT_MAX_POINTS), MINK_HULL_PAD),
+    SAT_ARCS = SAT_MAX(SAT_PAD(3 * MANIFOLD_SAT_MAX_POINTS), MINK_HULL_PAD)
+};
 
 /* The full test: every face of A, every face of B, every edge pair. The
  * chosen feature in *best; *runner_up the largest separation of the
@@ -635,18 +719,28 @@ static int full_sat(const mctx *c, feature *best, float *runner_up)
     soa_arcs aa, ab, ab0;
     core_soa(&c->va, box_a, &pa, &fa, &aa);
     core_soa(&c->vb, box_b, &pb0, &fb0, &ab0);
-    core_soa_moved(&pb0, &fb0, &ab0, c->rot.r, c->pos, moved, &pb, &fb, &ab);
+    c->k->move(&pb0, &fb0, &ab0, c->rot.r, c->pos, moved, &pb, &fb, &ab);
 
+    /* an axis that separates by more than the margin ends the test: no
+     * contacts (the feature cached for the next query's one-axis test) */
+    sat_candidates k;
     sat_best face_a, face_b;
     c->k->face_scan(&fa, &pb, &face_a);
+    face_feature(c, 0, face_a.i, &k.face_a);
+    if (k.face_a.s > c->margin_core) return *best = k.face_a, *runner_up = k.face_a.s, 1;
     c->k->face_scan(&fb, &pa, &face_b);
+    face_feature(c, 1, face_b.i, &k.face_b);
+    if (k.face_b.s > c->margin_core) return *best = k.face_b, *runner_up = k.face_b.s, 1;
     sat_edge_scan edges;
-    c->k->edge_scan(&aa, &ab, &edges);
+    c->k->edge_scan(&aa, &ab, c->margin_core, &edges);
+    if (edges.best.value > c->margin_core) {
+        feature g;
+        if (edge_feature(c, edges.best.i, edges.best.j, &g) && g.s > c->margin_core)
+            return *best = g, *runner_up = g.s, 1;
+        c->k->edge_scan(&aa, &ab, INFINITY, &edges); /* rounding: the whole scan after all */
+    }
     if (edges.near_count > SAT_NEAR_PARALLEL_MAX) return 0;
 
-    sat_candidates k;
-    face_feature(c, 0, face_a.i, &k.face_a);
-    face_feature(c, 1, face_b.i, &k.face_b);
     k.second_a = face_a.second;
     k.second_b = face_b.second;
     k.second_edge = edges.best.second;
@@ -696,7 +790,7 @@ static int contacts_from_feature(const mctx *c, const feature *f, struct mink_ma
 static void remember_feature(const mctx *c, mink_cache *cache, const feature *f, float runner_up, int separated,
                              const feature_state *prev)
 {
-    if (!cache) return;
+    if (!cache || f->i > 0xffffu || f->j > 0xffffu) return; /* the cache keeps 16-bit ids */
     feature_state fs;
     memset(&fs, 0, sizeof fs);
     fs.feature = f->type;
@@ -711,23 +805,32 @@ static void remember_feature(const mctx *c, mink_cache *cache, const feature *f,
     mink_cache_store_feature(cache, c->a, c->b, &fs, prev);
 }
 
-/* How far any separation can have moved since the cached pose: every point
- * of B moves by at most |dp| + 2 |dq| |B| in A's frame (and A's in B's by
- * |dp| + 2 |dq| (|A| + |p|)); an edge pair's axis turns with B, by at most
- * pi |dq| / sine of the edges' angle, which the scan keeps above
- * SAT_NEAR_PARALLEL_SIN (nearer pairs move their axis faster: counted with
- * that sine too, their crossing stays within it of a face's normal). */
-static float motion_bound(const mctx *c, const feature_state *fs)
+/* Whether the cached feature, now at separation s, still decides: no other
+ * axis can have overtaken it since the full test. Two bounds, from the
+ * change of relative pose (dp, and dq between the unit quaternions):
+ * - each other axis, from the runner-up: a face's separation moves with
+ *   the other shape's points, by at most |dp| + 2 |dq| (|A| + |B| + |p|);
+ *   an edge pair's axis also turns, by at most pi |dq| / sine of the edges'
+ *   angle (the scan keeps that sine above SAT_NEAR_PARALLEL_SIN; nearer
+ *   pairs cross within it of a face's normal);
+ * - all axes at once, from the largest separation then: that is the
+ *   signed distance (up to the face preference), which moves no faster
+ *   than B's points in A's frame, |dp| + 2 |dq| |B|. A feature found from
+ *   GJK/EPA's normal has only this bound (its runner-up is that distance). */
+static int still_decides(const mctx *c, const feature_state *fs, float s)
 {
     const float w2 = 1.0f - (fs->rot[0] * fs->rot[0] + fs->rot[1] * fs->rot[1] + fs->rot[2] * fs->rot[2]);
-    if (!(w2 >= 0.0625f)) return INFINITY; /* w below 1/4: its recovery from x y z is too coarse */
+    if (!(w2 >= 0.0625f)) return 0; /* w below 1/4: its recovery from x y z is too coarse */
     const float w = sqrtf(w2);
     const float dq2 = (c->q.x - fs->rot[0]) * (c->q.x - fs->rot[0]) + (c->q.y - fs->rot[1]) * (c->q.y - fs->rot[1]) +
                       (c->q.z - fs->rot[2]) * (c->q.z - fs->rot[2]) + (c->q.w - w) * (c->q.w - w);
     const float dq = sqrtf(dq2) + 1e-6f; /* + the rounding of w */
-    const v3 dp = v3_sub(c->pos, v3_make(fs->pos[0], fs->pos[1], fs->pos[2]));
-    const float turn = 2.0f * (c->a->extent + c->b->extent + v3_len(c->pos)) + 3.1416f * c->scale / SAT_NEAR_PARALLEL_SIN;
-    return v3_len(dp) + dq * turn + ROUNDING_EPS * c->scale;
+    const float dp = v3_len(v3_sub(c->pos, v3_make(fs->pos[0], fs->pos[1], fs->pos[2])));
+    const float rounding = ROUNDING_EPS * c->scale;
+    const float one_axis = dp + dq * (2.0f * c->scale + 3.1416f * c->scale / SAT_NEAR_PARALLEL_SIN) + rounding;
+    const float all_axes = dp + dq * 2.0f * c->b->extent + rounding;
+    const float best_then = maxf(fs->separation, fs->runner_up);
+    return s + c->prefer >= minf(fs->runner_up + one_axis, best_then + all_axes);
 }
 
 /* The cached feature at the new pose; 0 when it no longer exists. */
@@ -749,26 +852,32 @@ static int cached_feature(const mctx *c, const feature_state *fs, feature *f)
     }
 }
 
+/* The cached feature, when it still decides: 1 and *out answered from it
+ * (it still separates by more than the margin, certifies itself for
+ * separated cores, or no other feature can have overtaken it since). */
+static int warm_contacts(const mctx *c, mink_cache *cache, struct mink_manifold *out)
+{
+    feature_state fs;
+    feature f;
+    if (!mink_cache_load_feature(cache, c->a, c->b, &fs) || !cached_feature(c, &fs, &f)) return 0;
+    const int holds = f.s > c->margin_core || f.s > c->band ||
+                      (fs.outcome == CACHE_OVERLAP && still_decides(c, &fs, f.s));
+    if (!holds || !contacts_from_feature(c, &f, out)) return 0;
+    out->status = MINK_OK;
+    mink_cache_held(cache);
+    return 1;
+}
+
 static mink_status sat_path(const mctx *c, mink_cache *cache, struct mink_manifold *out)
 {
     out->status = MINK_OK;
-    feature_state fs;
-    const int warm = mink_cache_load_feature(cache, c->a, c->b, &fs);
     feature f;
-    if (warm && cached_feature(c, &fs, &f)) {
-        /* the feature still separates, or no other one can have overtaken
-         * it (separated cores: the feature certifies itself) */
-        const int holds = f.s > c->margin_core || f.s > c->band ||
-                          f.s + c->prefer >= fs.runner_up + motion_bound(c, &fs);
-        if (holds && contacts_from_feature(c, &f, out)) {
-            mink_cache_held(cache);
-            return MINK_OK;
-        }
-    }
     float runner_up;
     if (!full_sat(c, &f, &runner_up)) return normal_path(c, NULL, out);
     if (contacts_from_feature(c, &f, out)) {
-        remember_feature(c, cache, &f, runner_up, f.s > c->margin_core, warm ? &fs : NULL);
+        feature_state prev;
+        const int had = mink_cache_load_feature(cache, c->a, c->b, &prev);
+        remember_feature(c, cache, &f, runner_up, f.s > c->margin_core, had ? &prev : NULL);
         return MINK_OK;
     }
     /* separated cores whose closest features are no face and no edge
@@ -827,7 +936,7 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
     c.margin = margin;
     c.margin_core = margin + c.ra + c.rb;
     c.scale = a->extent + b->extent + v3_len(c.pos) + 1e-30f;
-    const float smaller = fminf(a->extent + c.ra, b->extent + c.rb);
+    const float smaller = minf(a->extent + c.ra, b->extent + c.rb);
     c.prefer = MINK_MANIFOLD_PREFER_REL * smaller + ROUNDING_EPS * c.scale;
     c.band = MINK_TOUCH_REL * c.scale;
     c.touch = MINK_MANIFOLD_TOUCH_REL * smaller + c.prefer;
@@ -839,6 +948,7 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
         mink_cache_held(cache);
         return MINK_OK;
     }
+    if (warm_contacts(&c, cache, out)) return MINK_OK;
     const mink_status st = sat_pair(&c) ? sat_path(&c, cache, out) : normal_path(&c, cache, out);
     if (st == MINK_ERR_INVALID) return invalid(out);
     out->status = st;

@@ -12,7 +12,9 @@
  * test over faces and edge pairs; larger ones take GJK/EPA's normal and
  * search the faces around its support points (the test's edge pairs grow
  * with the product of the edge counts). */
-#define MANIFOLD_SAT_MAX_POINTS 64
+#ifndef MANIFOLD_SAT_MAX_POINTS
+#define MANIFOLD_SAT_MAX_POINTS 8
+#endif
 
 /* The best separating axis a scan found: its separation (signed, cores),
  * the runner-up's, and which features gave it. */
@@ -58,9 +60,13 @@ typedef struct manifold_kernel {
     void (*face_scan)(const soa_planes *planes, const soa_points *points, sat_best *out);
     /* max over arc pairs of A and B that cross on the Gauss map (A's arcs
      * against B's negated) of the pair's separation; near-parallel pairs
-     * listed, not valued */
-    void (*edge_scan)(const soa_arcs *a, const soa_arcs *b, sat_edge_scan *out);
+     * listed, not valued. Returns at the first pair separating by more
+     * than `stop` (then best is that pair, second is incomplete). */
+    void (*edge_scan)(const soa_arcs *a, const soa_arcs *b, float stop, sat_edge_scan *out);
     box_sat_fn box_sat;
+    /* core_soa_moved (core_features.h), the kernel's way */
+    void (*move)(const soa_points *p, const soa_planes *f, const soa_arcs *a, const v3 rows[3], v3 t, float *store,
+                 soa_points *po, soa_planes *fo, soa_arcs *ao);
 } manifold_kernel;
 
 /* The query, for either kernel. */

@@ -50,7 +50,7 @@ static void face_scan_simd(const soa_planes *planes, const soa_points *points, s
 /* One arc of B (broadcast) against A's arcs in lanes: the Gauss-map test
  * of sat_arcs_cross in float, then the axis unit(ea x eb) turned outward
  * from A and the separation along it. */
-static void edge_scan_simd(const soa_arcs *a, const soa_arcs *b, sat_edge_scan *out)
+static void edge_scan_simd(const soa_arcs *a, const soa_arcs *b, float stop, sat_edge_scan *out)
 {
     const vw zero = vw_splat(0.0f), minus_inf = vw_splat(-INFINITY);
     const vw near2 = vw_splat(SAT_NEAR_PARALLEL_SIN * SAT_NEAR_PARALLEL_SIN);
@@ -103,8 +103,10 @@ static void edge_scan_simd(const soa_arcs *a, const soa_arcs *b, sat_edge_scan *
             best = vw_max(best, s);
             best_i = vw_select(up, vw_add(vw_iota(), vw_splat((float)g)), best_i);
             best_j = vw_select(up, vw_splat((float)j), best_j);
+            if (!vw_none(vw_cmpgt(s, vw_splat(stop)))) goto done; /* a separating axis: no contact */
         }
     }
+done:;
     _Alignas(64) float v[MINK_W_LANES], v2[MINK_W_LANES], vi[MINK_W_LANES], vj[MINK_W_LANES];
     vw_store(v, best);
     vw_store(v2, second);
@@ -157,8 +159,55 @@ static void box_sat_simd(const float ha[3], const float hb[3], const v3 rot[3], 
     for (int k = 0; k < BOX_AXES; ++k) sep[k] = out[k];
 }
 
+/* n arrays of x, y, z (each `padded` long, from in[0..2] to out[0..2])
+ * rotated by R (rows), plus t when `offset`: a lane-width at a time. */
+static void rotate_lanes(const float *const in[3], float *const out[3], uint32_t padded, const v3 rows[3], v3 t,
+                         int offset)
+{
+    const vw r00 = vw_splat(rows[0].x), r01 = vw_splat(rows[0].y), r02 = vw_splat(rows[0].z);
+    const vw r10 = vw_splat(rows[1].x), r11 = vw_splat(rows[1].y), r12 = vw_splat(rows[1].z);
+    const vw r20 = vw_splat(rows[2].x), r21 = vw_splat(rows[2].y), r22 = vw_splat(rows[2].z);
+    const vw tx = vw_splat(offset ? t.x : 0.0f), ty = vw_splat(offset ? t.y : 0.0f), tz = vw_splat(offset ? t.z : 0.0f);
+    for (uint32_t i = 0; i < padded; i += MINK_W_LANES) {
+        const vw x = vw_load(in[0] + i), y = vw_load(in[1] + i), z = vw_load(in[2] + i);
+        vw_store(out[0] + i, vw_madd(r02, z, vw_madd(r01, y, vw_madd(r00, x, tx))));
+        vw_store(out[1] + i, vw_madd(r12, z, vw_madd(r11, y, vw_madd(r10, x, ty))));
+        vw_store(out[2] + i, vw_madd(r22, z, vw_madd(r21, y, vw_madd(r20, x, tz))));
+    }
+}
+
+/* core_soa_moved in lanes. The arcs' padding stays zero: their first
+ * point is moved without the offset there (zeros rotate to zeros). */
+static void move_simd(const soa_points *p, const soa_planes *f, const soa_arcs *a, const v3 rows[3], v3 t, float *store,
+                      soa_points *po, soa_planes *fo, soa_arcs *ao)
+{
+    float *x = store, *y = x + p->padded, *z = y + p->padded;
+    rotate_lanes((const float *const[3]){p->x, p->y, p->z}, (float *const[3]){x, y, z}, p->padded, rows, t, 1);
+    *po = (soa_points){x, y, z, p->count, p->padded};
+    float *nx = z + p->padded, *ny = nx + f->padded, *nz = ny + f->padded, *d = nz + f->padded;
+    rotate_lanes((const float *const[3]){f->nx, f->ny, f->nz}, (float *const[3]){nx, ny, nz}, f->padded, rows, t, 0);
+    const vw tx = vw_splat(t.x), ty = vw_splat(t.y), tz = vw_splat(t.z);
+    for (uint32_t i = 0; i < f->padded; i += MINK_W_LANES)
+        vw_store(d + i, vw_madd(vw_load(nz + i), tz, vw_madd(vw_load(ny + i), ty, vw_madd(vw_load(nx + i), tx, vw_load(f->d + i)))));
+    *fo = (soa_planes){nx, ny, nz, d, f->count, f->padded};
+    float *arc = d + f->padded;
+    const uint32_t pa = a->padded;
+    for (unsigned k = 0; k < 4; ++k)
+        rotate_lanes(a->f + 3 * k, (float *const[3]){arc + (3 * k) * pa, arc + (3 * k + 1) * pa, arc + (3 * k + 2) * pa}, pa,
+                     rows, t, 0);
+    /* the arcs' first points: + t on the real ones only */
+    for (uint32_t i = 0; i < a->count; ++i) {
+        arc[9 * pa + i] += t.x;
+        arc[10 * pa + i] += t.y;
+        arc[11 * pa + i] += t.z;
+    }
+    ao->count = a->count;
+    ao->padded = pa;
+    for (unsigned k = 0; k < 12; ++k) ao->f[k] = arc + k * pa;
+}
+
 static const manifold_kernel simd_kernel = {support_simd, mink_penetration, face_scan_simd, edge_scan_simd,
-                                            box_sat_simd};
+                                            box_sat_simd, move_simd};
 
 mink_status mink_manifold(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                           float margin, mink_cache *cache, struct mink_manifold *out)

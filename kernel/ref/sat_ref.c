@@ -38,7 +38,7 @@ static void face_scan_ref(const soa_planes *planes, const soa_points *points, sa
 
 static v3 arc_vec(const soa_arcs *a, unsigned k, uint32_t i) { return v3_make(a->f[k][i], a->f[k + 1][i], a->f[k + 2][i]); }
 
-static void edge_scan_ref(const soa_arcs *a, const soa_arcs *b, sat_edge_scan *out)
+static void edge_scan_ref(const soa_arcs *a, const soa_arcs *b, float stop, sat_edge_scan *out)
 {
     out->best = (sat_best){-INFINITY, -INFINITY, 0, 0, {0, 0, 0}};
     out->near_count = 0;
@@ -63,7 +63,9 @@ static void edge_scan_ref(const soa_arcs *a, const soa_arcs *b, sat_edge_scan *o
             }
             x = v3_scale(x, 1.0f / sqrtf(len2));
             if (v3_dot(x, v3_add(a0, a1)) < 0.0f) x = v3_neg(x); /* outward from A */
-            keep_best(&out->best, v3_dot(x, v3_sub(ob, arc_vec(a, HULL_ARC_O, i))), i, j);
+            const float sep = v3_dot(x, v3_sub(ob, arc_vec(a, HULL_ARC_O, i)));
+            keep_best(&out->best, sep, i, j);
+            if (sep > stop) return; /* a separating axis: no contact */
         }
     }
 }
@@ -98,7 +100,7 @@ void mink_box_sat_scalar(const float ha[3], const float hb[3], const v3 rot[3], 
 }
 
 static const manifold_kernel ref_kernel = {support_ref, mink_ref_penetration, face_scan_ref, edge_scan_ref,
-                                           mink_box_sat_scalar};
+                                           mink_box_sat_scalar, core_soa_moved};
 
 mink_status mink_ref_manifold(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                               float margin, mink_cache *cache, struct mink_manifold *out)
