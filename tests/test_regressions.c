@@ -324,7 +324,7 @@ static void test_speck_hull_in_ball_finite_witnesses(void **state)
         {7.25829814e-24f, -1.5269452e-23f, 9.33392135e-24f}, {-2.02958153e-24f, -5.98157213e-24f, 9.33392135e-24f},
         {-2.02958153e-24f, -1.5269452e-23f, 1.86218e-23f}};
     static const float scales[] = {1.0f, 1e-15f, 1e5f};
-    _Alignas(MINK_HULL_ALIGN) static unsigned char mem[4096];
+    _Alignas(MINK_HULL_ALIGN) static unsigned char mem[16384]; /* vertices, topology, builder scratch */
     assert_true(mink_hull_bytes(13) <= sizeof mem);
     const mink_shape ball = mink_sphere(1.9922179f);
     const mink_pose p = {{-3, -3, -3}, {0, 0, 0, 1}};
@@ -375,7 +375,8 @@ static void test_capsule_at_thin_hull_edge(void **state)
                                      {0.249373436f, 0.250626564f, 0.000626570371f},
                                      {0.000626570371f, 0.499373436f, 0.000626570371f},
                                      {0.000626570371f, 0.250626564f, 0.249373436f}};
-    _Alignas(MINK_HULL_ALIGN) static unsigned char mem[4096];
+    _Alignas(MINK_HULL_ALIGN) static unsigned char mem[16384]; /* vertices, topology, builder scratch */
+    assert_true(mink_hull_bytes(16) <= sizeof mem);
     mink_shape hull;
     assert_int_equal(mink_hull_init(&hull, mem, sizeof mem, &pts[0][0], 12, 0.0f), MINK_OK);
     /* capsule radius, half height, pose; the hull's pose; depth; normal from A towards B */
@@ -458,7 +459,8 @@ static double plane_offset(double t[4][3], int face, const double p[3])
 static void test_point_near_tetrahedron_faces(void **state)
 {
     (void)state;
-    _Alignas(MINK_HULL_ALIGN) static unsigned char mem[1024];
+    _Alignas(MINK_HULL_ALIGN) static unsigned char mem[8192]; /* vertices, topology, builder scratch */
+    assert_true(mink_hull_bytes(4) <= sizeof mem);
     uint32_t seed = 12345u;
     const mink_shape point = mink_sphere(0);
     const mink_pose home = {{0, 0, 0}, {0, 0, 0, 1}};
@@ -555,7 +557,8 @@ static void test_tiny_hulls_far_apart_warm(void **state)
         {1.00000001e-07f, 1.00000001e-07f, 1.00000001e-07f}, {1.00000001e-07f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f},
         {9.1661903e-08f, 7.16619013e-08f, 7.16619013e-08f}, {9.1661903e-08f, 4.8338098e-08f, 4.8338098e-08f},
         {6.83380961e-08f, 7.16619013e-08f, 4.8338098e-08f}, {6.83380961e-08f, 4.8338098e-08f, 7.16619013e-08f}};
-    _Alignas(MINK_HULL_ALIGN) static unsigned char mem_a[4096], mem_b[4096];
+    _Alignas(MINK_HULL_ALIGN) static unsigned char mem_a[32768], mem_b[16384]; /* vertices, topology, scratch */
+    assert_true(mink_hull_bytes(36) <= sizeof mem_a && mink_hull_bytes(9) <= sizeof mem_b);
     mink_shape a, b;
     assert_int_equal(mink_hull_init(&a, mem_a, sizeof mem_a, &pts_a[0][0], 36, 0.0f), MINK_OK);
     assert_int_equal(mink_hull_init(&b, mem_b, sizeof mem_b, &pts_b[0][0], 9, 1.00000001e-07f), MINK_OK);

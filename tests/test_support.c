@@ -5,6 +5,7 @@
  * hull memory layout written by mink_hull_init. */
 #include "test_util.h"
 
+#include "hull.h"
 #include "ref/support_ref.h"
 
 /* A float dot product of a unit direction with a point of size E is off by
@@ -165,9 +166,8 @@ static void test_support_ties(void **state)
     /* index: 0 origin, 1..3 on the top face, 4 repeats 1, 5 a top corner;
      * 6 points padded to 16 with copies of vertex 0 */
     const float pts[] = {0, 0, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, -1, -1, 1};
-    float mem_store[3 * MINK_HULL_PAD + MINK_HULL_ALIGN / sizeof(float)];
-    void *mem = (void *)(((uintptr_t)mem_store + MINK_HULL_ALIGN - 1) & ~(uintptr_t)(MINK_HULL_ALIGN - 1));
-    const mink_shape h = test_hull_in(mem, mink_hull_bytes(6), pts, 6, 0.0f);
+    test_arena_reset();
+    const mink_shape h = test_hull(pts, 6, 0.0f);
     static const struct { float d[3]; uint32_t want; } cases[] = {
         {{0, 0, 1}, 1},    /* z = 1 at 1, 2, 3, 4, 5: lowest is 1            */
         {{1, 0, 0}, 1},    /* x = 1 at 1, 3, 4                               */
@@ -272,7 +272,8 @@ static void test_hull_layout(void **state)
         const uint32_t n = counts[c];
         test_ctx("n = %u", n);
         const uint32_t padded = round_up_pad(n);
-        EXPECT_INT(mink_hull_bytes(n), (size_t)3 * padded * sizeof(float));
+        /* the vertex arrays, then the topology and the builder's scratch */
+        EXPECT_INT(mink_hull_bytes(n), (size_t)3 * padded * sizeof(float) + mink_hull_topology_bytes(n));
         double extent = 0.0;
         for (uint32_t i = 0; i < n; ++i) {
             const dv3 p = dv_scale(rng_box(&r, 1.0), rng_range(&r, 0.1, 10.0));

@@ -464,9 +464,9 @@ static inline sat_result sat_obb(const obb *A, const obb *B, double tie_tol)
 
 /* ---------------------------------------------------------------- hulls */
 
-/* 1 MiB of 64-byte aligned static storage for hulls, bump-allocated; a
+/* 16 MiB of 64-byte aligned static storage for hulls, bump-allocated; a
  * test resets it when it is done with its hulls. */
-#define TEST_ARENA_BYTES (1u << 20)
+#define TEST_ARENA_BYTES (1u << 24)
 
 typedef struct test_arena {
     _Alignas(MINK_HULL_ALIGN) unsigned char buf[TEST_ARENA_BYTES];
