@@ -64,6 +64,28 @@ struct mink_hull_topology {
 };
 typedef struct mink_hull_topology hull_topology;
 
+/* What the builder (hull_build.c) guarantees beyond the fields above:
+ * - Loops are simple (no point twice) and convex within merge_tol about
+ *   their normal; a corner only two faces share (a straight-on point along
+ *   their edge) is dropped from both, so HULL_SOLID corners are in >= 3
+ *   faces and V - loop_count / 2 + F = 2.
+ * - Points within 0.2 merge_tol of a corner are welded to it like repeats:
+ *   in no loop (their range in point_first is empty), no micro-edges.
+ * - d is the smallest float >= the exact max of n.p over all points (the
+ *   products of float n and p are exact in double; so is the comparison).
+ *   Corners are within merge_tol below d (a corner of a merged face may be
+ *   up to 0.4 merge_tol off its seed triangle's plane, plus a welded point
+ *   and d's rounding).
+ * - HULL_SOLID arcs: arc_count == loop_count / 2, one per loop edge, in
+ *   face order (the face with the lower index holds the edge as v0 -> v1).
+ *   When two neighbouring faces round to the same float normal, e is the
+ *   edge's direction instead of unit(n0 x n1).
+ * - HULL_FLAT: all points within 0.6 merge_tol of the plane; the polygon
+ *   drops corners within 1e-3 merge_tol of their neighbours' chord.
+ * - Face planes of faces only a few merge_tol wide (needles, slabs a few
+ *   merge_tol thick) are only as good as merge_tol over that width, and so
+ *   are their arcs' e. */
+
 /* Bytes the topology of n points needs after the vertex arrays, the
  * builder's scratch space included (an upper bound; 0 when n is 0 or over
  * MINK_HULL_MAX_POINTS). */

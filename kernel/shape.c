@@ -3,6 +3,7 @@
  * copies of vertex 0 (a padding lane can then tie but never beat a real
  * vertex), each starting on a 64-byte boundary. */
 #include "shape.h"
+#include "hull.h"
 #include "tolerance.h"
 
 #include <math.h>
@@ -61,10 +62,16 @@ static uint32_t padded_count(uint32_t n)
     return (n + (MINK_HULL_PAD - 1)) / MINK_HULL_PAD * MINK_HULL_PAD;
 }
 
+/* The vertex arrays, then the topology (hull.h) on the next 64-byte
+ * boundary: 3 * padded floats is a multiple of 192 bytes. */
 size_t mink_hull_bytes(uint32_t n)
 {
     if (n == 0 || n > MINK_HULL_MAX_POINTS) return 0;
-    return (size_t)3 * padded_count(n) * sizeof(float);
+    const size_t topology = mink_hull_topology_bytes(n);
+    if (topology == 0) return 0;
+    const size_t vertices = (size_t)3 * padded_count(n) * sizeof(float);
+    if (topology > SIZE_MAX - vertices) return 0;
+    return vertices + topology;
 }
 
 mink_status mink_hull_init(mink_shape *out, void *mem, size_t mem_bytes,
@@ -73,7 +80,8 @@ mink_status mink_hull_init(mink_shape *out, void *mem, size_t mem_bytes,
     if (out) *out = invalid_shape();
     if (!out || !mem || !xyz || n == 0 || n > MINK_HULL_MAX_POINTS || !finite_nonneg(r))
         return MINK_ERR_INVALID;
-    if (((uintptr_t)mem % MINK_HULL_ALIGN) != 0 || mem_bytes < mink_hull_bytes(n))
+    const size_t need = mink_hull_bytes(n);
+    if (((uintptr_t)mem % MINK_HULL_ALIGN) != 0 || need == 0 || mem_bytes < need)
         return MINK_ERR_INVALID;
     float extent2 = 0.0f;
     for (uint32_t i = 0; i < 3 * n; ++i)
@@ -92,6 +100,10 @@ mink_status mink_hull_init(mink_shape *out, void *mem, size_t mem_bytes,
     }
     const float extent = sqrtf(extent2);
     if (!isfinite(extent)) return MINK_ERR_INVALID; /* coordinates near FLT_MAX */
+    const size_t vertices = (size_t)3 * padded * sizeof(float);
+    const hull_topology *topology =
+        mink_hull_topology_build(x, y, z, n, (char *)mem + vertices, mem_bytes - vertices);
+    if (!topology) return MINK_ERR_INVALID;
     mink_shape s = invalid_shape();
     s.type = MINK_SHAPE_HULL;
     s.count = n;
@@ -101,6 +113,7 @@ mink_status mink_hull_init(mink_shape *out, void *mem, size_t mem_bytes,
     s.x = x;
     s.y = y;
     s.z = z;
+    s.topology = topology;
     *out = s;
     return MINK_OK;
 }
