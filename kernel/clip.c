@@ -3,6 +3,8 @@
  * patch to four points. */
 #include "clip.h"
 
+#include <math.h>
+
 uint32_t clip_key(uint32_t kind, uint32_t a, uint32_t b, uint32_t c)
 {
     /* each word times its own odd constant, then one multiply-xorshift
@@ -71,8 +73,11 @@ uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_
     return n;
 }
 
-/* Twice the signed area of (a, b, c) projected along n. */
-static float area2(v3 n, v3 a, v3 b, v3 c) { return v3_dot(n, v3_cross(v3_sub(b, a), v3_sub(c, a))); }
+/* Twice the signed area of (a, b, c) in the plane. */
+static inline float area2(const float *u, const float *v, uint32_t a, uint32_t b, uint32_t c)
+{
+    return (u[b] - u[a]) * (v[c] - v[a]) - (v[b] - v[a]) * (u[c] - u[a]);
+}
 
 uint32_t reduce_points(const clip_point *pts, const float *sep, uint32_t n, v3 normal, uint32_t pick[4])
 {
@@ -84,15 +89,17 @@ uint32_t reduce_points(const clip_point *pts, const float *sep, uint32_t n, v3 n
         for (uint32_t i = 0; i < n; ++i) pick[i] = i;
         return n;
     }
+    /* the points in the contact plane: coordinates along two tangents */
+    const v3 helper = fabsf(normal.x) < 0.57f ? v3_make(1, 0, 0) : v3_make(0, 1, 0);
+    const v3 t1 = v3_cross(normal, helper), t2 = v3_cross(normal, t1);
+    float u[CLIP_MAX_POINTS], v[CLIP_MAX_POINTS];
+    for (uint32_t i = 0; i < n; ++i) u[i] = v3_dot(t1, pts[i].p), v[i] = v3_dot(t2, pts[i].p);
     pick[0] = p0;
-    const v3 x0 = pts[p0].p;
-    /* the farthest from the deepest, in the contact plane */
+    /* the farthest from the deepest */
     uint32_t p1 = p0;
     float far2 = 0.0f;
     for (uint32_t i = 0; i < n; ++i) {
-        const v3 d = v3_sub(pts[i].p, x0);
-        const v3 t = v3_sub(d, v3_scale(normal, v3_dot(d, normal)));
-        const float d2 = v3_len2(t);
+        const float du = u[i] - u[p0], dv = v[i] - v[p0], d2 = du * du + dv * dv;
         if (d2 > far2) far2 = d2, p1 = i;
     }
     if (p1 == p0) return 1;
@@ -101,25 +108,21 @@ uint32_t reduce_points(const clip_point *pts, const float *sep, uint32_t n, v3 n
     uint32_t p2 = p0;
     float best = tiny;
     for (uint32_t i = 0; i < n; ++i) {
-        const float a = area2(normal, x0, pts[p1].p, pts[i].p);
-        if (a > best || -a > best) best = a > 0.0f ? a : -a, p2 = i;
+        const float a = fabsf(area2(u, v, p0, p1, i));
+        if (a > best) best = a, p2 = i;
     }
     if (p2 == p0) return 2;
     pick[2] = p2;
     /* the triangle counter-clockwise, then the point adding the most area:
      * the sum over the edges it sees of the triangle it makes with them */
-    v3 tri[3] = {x0, pts[p1].p, pts[p2].p};
-    if (area2(normal, tri[0], tri[1], tri[2]) < 0.0f) {
-        const v3 t = tri[1];
-        tri[1] = tri[2];
-        tri[2] = t;
-    }
+    uint32_t tri[3] = {p0, p1, p2};
+    if (area2(u, v, p0, p1, p2) < 0.0f) tri[1] = p2, tri[2] = p1;
     uint32_t p3 = p0;
     best = tiny;
     for (uint32_t i = 0; i < n; ++i) {
         float added = 0.0f;
         for (int e = 0; e < 3; ++e) {
-            const float a = area2(normal, tri[e], tri[(e + 1) % 3], pts[i].p);
+            const float a = area2(u, v, tri[e], tri[(e + 1) % 3], i);
             if (a < 0.0f) added -= a;
         }
         if (added > best) best = added, p3 = i;

@@ -424,6 +424,51 @@ static uint32_t face_contacts(const mctx *c, const feature *f, core_contact out[
 
 /* ------------------------------------------------------------ output */
 
+/* The key of the feature a core supports along d (A frame): a face whose
+ * normal is d (within 1e-3 rad), else the edge from the support point to a
+ * neighbour that ties with it within 1e-3 of the edge's length, else the
+ * point: the support scan may return any corner of a face or either end
+ * of an edge across d as d turns by rounding. */
+static uint32_t supporting_feature(const mctx *c, int of_b, v3 d)
+{
+    uint32_t id;
+    support_of(c, of_b, d, &id);
+    const core_view *v = of_b ? &c->vb : &c->va;
+    if (v->kind == CORE_POINT) return clip_key(13, id, id, 0);
+    const v3 local = of_b ? a_to_b_dir(c, d) : d;
+    const v3 p = core_point(v, id);
+    const float dlen = v3_len(local);
+    uint32_t other = id;
+    float best = INFINITY;
+    if (v->kind == CORE_SEGMENT) {
+        other = id == v->ends[0] ? v->ends[1] : v->ends[0];
+        best = 0.0f;
+    } else {
+        /* a face along d; else the neighbours along the faces' loops */
+        uint32_t faces[16];
+        const uint32_t nf = core_point_faces(v, id, faces, 16);
+        for (uint32_t k = 0; k < nf; ++k)
+            if (v3_dot(core_face_normal(v, faces[k]), local) >= (1.0f - 5e-7f) * dlen) return clip_key(15, faces[k], 0, 0);
+        for (uint32_t k = 0; k < nf; ++k) {
+            const uint32_t size = core_face_size(v, faces[k]);
+            for (uint32_t m = 0; m < size; ++m) {
+                if (core_face_point(v, faces[k], m) != id) continue;
+                const uint32_t nb[2] = {core_face_point(v, faces[k], (m + 1) % size),
+                                        core_face_point(v, faces[k], (m + size - 1) % size)};
+                for (int t = 0; t < 2; ++t) {
+                    const v3 e = v3_sub(core_point(v, nb[t]), p);
+                    const float drop = -v3_dot(e, local) / (dlen * v3_len(e) + 1e-30f);
+                    if (drop < best) best = drop, other = nb[t];
+                }
+                break;
+            }
+        }
+    }
+    if (!(best <= 1e-3f) || other == id) return clip_key(13, id, id, 0);
+    return clip_edge_key(14, id, other);
+}
+
+
 static void emit(const mctx *c, v3 n, const core_contact *cc, uint32_t count, struct mink_manifold *out)
 {
     out->normal = m33_mul(&c->rot_a, n);
@@ -449,16 +494,13 @@ static void emit(const mctx *c, v3 n, const core_contact *cc, uint32_t count, st
 /* One point from a penetration answer (world space). */
 static void emit_single(const mctx *c, const mink_result *r, struct mink_manifold *out)
 {
-    uint32_t ia, ib;
     const v3 n = m33_tmul(&c->rot_a, r->normal);
-    support_of(c, 0, n, &ia);
-    support_of(c, 1, v3_neg(n), &ib);
     out->normal = r->normal;
     out->count = 1;
     out->points[0].point_a = r->point_a;
     out->points[0].point_b = r->point_b;
     out->points[0].separation = r->distance;
-    out->points[0].id = clip_key(8, ia, ib, 0);
+    out->points[0].id = clip_key(8, supporting_feature(c, 0, n), supporting_feature(c, 1, v3_neg(n)), 0);
 }
 
 /* ------------------------------------------------------------ normal from GJK/EPA */
@@ -588,6 +630,7 @@ typedef struct sat_candidates {
     feature face_a, face_b, edge;
     float second_a, second_b, second_edge;
     int have_edge;
+    int edge_checked; /* the edge's value came from the supports */
 } sat_candidates;
 
 static int decide(const mctx *c, const sat_candidates *k, feature *best, float *runner_up)
@@ -599,8 +642,10 @@ static int decide(const mctx *c, const sat_candidates *k, feature *best, float *
         /* an edge axis must hold as a plain separating axis: its
          * separation from the supports themselves */
         uint32_t id;
-        const float h = support_of(c, 0, k->edge.n, &id) + support_of(c, 1, v3_neg(k->edge.n), &id);
-        if (-h < k->edge.s - c->prefer - ROUNDING_EPS * c->scale) return 0;
+        if (!k->edge_checked) {
+            const float h = support_of(c, 0, k->edge.n, &id) + support_of(c, 1, v3_neg(k->edge.n), &id);
+            if (-h < k->edge.s - c->prefer - ROUNDING_EPS * c->scale) return 0;
+        }
         *best = k->edge;
         *runner_up = maxf(maxf(k->face_a.s, k->face_b.s), k->second_edge);
         return 1;
@@ -660,26 +705,39 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
     for (uint32_t i = 7; i < BOX_AXES; ++i) ie = sep[i] > sep[ie] ? i : ie;
     sat_candidates k;
     k.second_a = k.second_b = k.second_edge = -INFINITY;
-    k.have_edge = 0;
+    k.have_edge = k.edge_checked = 0;
     for (uint32_t i = 0; i < BOX_AXES; ++i) {
         float *second = i < 3 ? &k.second_a : i < 6 ? &k.second_b : &k.second_edge;
         if (i != ia && i != ib && i != ie) *second = maxf(*second, sep[i]);
     }
-    /* the faces facing the other box */
-    const float pa_axis = ia == 0 ? c->pos.x : ia == 1 ? c->pos.y : c->pos.z;
-    face_feature(c, 0, 2 * ia + (pa_axis > 0.0f), &k.face_a);
-    const v3 bj = v3_make(c->rot.r[0].x, c->rot.r[1].x, c->rot.r[2].x);
-    const v3 bcol[3] = {bj, v3_make(c->rot.r[0].y, c->rot.r[1].y, c->rot.r[2].y),
-                        v3_make(c->rot.r[0].z, c->rot.r[1].z, c->rot.r[2].z)};
-    face_feature(c, 1, 2 * (ib - 3) + (v3_dot(c->pos, bcol[ib - 3]) < 0.0f), &k.face_b);
+    /* the faces facing the other box, valued by the test (its values are
+     * the supports' own), and the other box's support corner along each */
+    const float d_a[3] = {c->pos.x, c->pos.y, c->pos.z};
+    const float sa = d_a[ia] > 0.0f ? 1.0f : -1.0f;
+    const float *ra = &c->rot.r[ia].x; /* a_ia in B's frame: row ia */
+    uint32_t corner_b = 0;
+    for (uint32_t l = 0; l < 3; ++l) corner_b |= (-sa * ra[l] >= 0.0f) << l;
+    const v3 na = v3_make(ia == 0 ? sa : 0.0f, ia == 1 ? sa : 0.0f, ia == 2 ? sa : 0.0f);
+    k.face_a = (feature){CACHE_FEATURE_FACE_A, 2 * ia + (sa > 0.0f), 0, sep[ia], na, corner_b};
+    const uint32_t jb = ib - 3;
+    const v3 bcol = v3_make(c->rot.r[0].x, c->rot.r[1].x, c->rot.r[2].x);
+    const v3 bj = jb == 0 ? bcol : jb == 1 ? v3_make(c->rot.r[0].y, c->rot.r[1].y, c->rot.r[2].y)
+                                           : v3_make(c->rot.r[0].z, c->rot.r[1].z, c->rot.r[2].z);
+    const float sb = v3_dot(c->pos, bj) < 0.0f ? 1.0f : -1.0f; /* B's face towards A: outward sb b_j */
+    const v3 nb = v3_scale(bj, sb);                           /* in A's frame */
+    const uint32_t corner_a = (-nb.x >= 0.0f) | (-nb.y >= 0.0f) << 1 | (-nb.z >= 0.0f) << 2;
+    k.face_b = (feature){CACHE_FEATURE_FACE_B, 2 * jb + (sb > 0.0f), 0, sep[ib], v3_neg(nb), corner_a};
     const float face_s = maxf(k.face_a.s, k.face_b.s);
     if (!(sep[ie] > face_s + c->prefer)) {
         k.second_edge = maxf(k.second_edge, sep[ie]); /* no candidate: a runner-up */
     } else {
         /* the edges that support the pair along the axis a_i x b_j */
         const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
+        const v3 bjj = v3_make(j == 0 ? c->rot.r[0].x : j == 1 ? c->rot.r[0].y : c->rot.r[0].z,
+                               j == 0 ? c->rot.r[1].x : j == 1 ? c->rot.r[1].y : c->rot.r[1].z,
+                               j == 0 ? c->rot.r[2].x : j == 1 ? c->rot.r[2].y : c->rot.r[2].z);
         const v3 ai = v3_make(i == 0, i == 1, i == 2);
-        v3 u = v3_cross(ai, bcol[j]);
+        v3 u = v3_cross(ai, bjj);
         if (v3_dot(u, c->pos) < 0.0f) u = v3_neg(u);
         const v3 ub = a_to_b_dir(c, u);
         const float ua[3] = {u.x, u.y, u.z}, ubl[3] = {ub.x, ub.y, ub.z};
@@ -688,8 +746,17 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
             if (t != i && ua[t] > 0.0f) va |= 1u << t;
             if (t != j && ubl[t] < 0.0f) vb |= 1u << t;
         }
+        const uint32_t arc_a = core_box_arc(i, va), arc_b = core_box_arc(j, vb);
+        const float len = v3_len(u);
         feature g;
-        if (edge_feature(c, core_box_arc(i, va), core_box_arc(j, vb), &g)) add_edge(&k, &g);
+        if (len >= SAT_NEAR_PARALLEL_SIN) {
+            /* the test's value is the supports' own; only the axis to make */
+            g = (feature){CACHE_FEATURE_EDGES, arc_a, arc_b, sep[ie], v3_scale(u, 1.0f / len), 0};
+            add_edge(&k, &g);
+            k.edge_checked = 1;
+        } else if (edge_feature(c, arc_a, arc_b, &g)) {
+            add_edge(&k, &g);
+        }
     }
     return decide(c, &k, best, runner_up);
 }
@@ -744,7 +811,7 @@ static int full_sat(const mctx *c, feature *best, float *runner_up)
     k.second_a = face_a.second;
     k.second_b = face_b.second;
     k.second_edge = edges.best.second;
-    k.have_edge = 0;
+    k.have_edge = k.edge_checked = 0;
     /* near-parallel pairs and the scan's best, valued in double */
     for (uint32_t n = 0; n < edges.near_count; ++n) {
         feature g;
