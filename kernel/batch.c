@@ -272,19 +272,24 @@ void mink_intersect_batch(const mink_pair *pairs, size_t n, int *out)
 #define MT_MAX_THREADS 64
 #define MT_MIN_CHUNK 256
 
+/* One chunk: exactly one of results, hits, manifolds is set. */
 typedef struct mt_job {
     const mink_pair *pairs;
     size_t n;
     mink_result *results;
     int *hits;
+    struct mink_manifold *manifolds;
+    float margin;
 } mt_job;
 
 static void mt_run(const mt_job *job)
 {
     if (job->results)
         mink_penetration_batch(job->pairs, job->n, job->results);
-    else
+    else if (job->hits)
         mink_intersect_batch(job->pairs, job->n, job->hits);
+    else
+        mink_manifold_batch(job->pairs, job->n, job->margin, job->manifolds);
 }
 
 #if MINK_HAVE_PTHREADS
@@ -295,25 +300,28 @@ static void *mt_thread(void *arg)
 }
 #endif
 
-static void mt_batch(const mink_pair *pairs, size_t n, mink_result *results, int *hits, unsigned threads)
+static void mt_batch(const mink_pair *pairs, size_t n, const mt_job *what, unsigned threads)
 {
     size_t t = threads;
     if (t > MT_MAX_THREADS) t = MT_MAX_THREADS;
     if (t > n / MT_MIN_CHUNK) t = n / MT_MIN_CHUNK;
     mt_job jobs[MT_MAX_THREADS];
     if (!pairs || t <= 1) {
-        const mt_job all = {pairs, n, results, hits};
+        mt_job all = *what;
+        all.pairs = pairs, all.n = n;
         mt_run(&all);
         return;
     }
     const size_t chunk = (n + t - 1) / t;
     size_t njobs = 0;
     for (size_t start = 0; start < n && njobs < MT_MAX_THREADS; start += chunk, ++njobs) {
-        const size_t len = n - start < chunk ? n - start : chunk;
-        jobs[njobs].pairs = pairs + start;
-        jobs[njobs].n = len;
-        jobs[njobs].results = results ? results + start : NULL;
-        jobs[njobs].hits = results ? NULL : hits + start;
+        mt_job *j = &jobs[njobs];
+        *j = *what;
+        j->pairs = pairs + start;
+        j->n = n - start < chunk ? n - start : chunk;
+        if (j->results) j->results += start;
+        if (j->hits) j->hits += start;
+        if (j->manifolds) j->manifolds += start;
     }
 #if MINK_HAVE_PTHREADS
     pthread_t tid[MT_MAX_THREADS];
@@ -336,11 +344,34 @@ static void mt_batch(const mink_pair *pairs, size_t n, mink_result *results, int
 void mink_penetration_batch_mt(const mink_pair *pairs, size_t n, mink_result *out, unsigned threads)
 {
     if (!out) return;
-    mt_batch(pairs, n, out, NULL, threads);
+    const mt_job what = {NULL, 0, out, NULL, NULL, 0.0f};
+    mt_batch(pairs, n, &what, threads);
 }
 
 void mink_intersect_batch_mt(const mink_pair *pairs, size_t n, int *out, unsigned threads)
 {
     if (!out) return;
-    mt_batch(pairs, n, NULL, out, threads);
+    const mt_job what = {NULL, 0, NULL, out, NULL, 0.0f};
+    mt_batch(pairs, n, &what, threads);
+}
+
+/* Manifolds pair by pair: a manifold's work is dominated by the features
+ * it touches (clipping, keys), not by a common chain lanes could share. */
+void mink_manifold_batch(const mink_pair *pairs, size_t n, float margin, struct mink_manifold *out)
+{
+    if (!out) return;
+    for (size_t i = 0; i < n; ++i) {
+        if (pairs)
+            mink_manifold(pairs[i].a, &pairs[i].pa, pairs[i].b, &pairs[i].pb, margin, pairs[i].cache, &out[i]);
+        else
+            mink_manifold(NULL, NULL, NULL, NULL, margin, NULL, &out[i]);
+    }
+}
+
+void mink_manifold_batch_mt(const mink_pair *pairs, size_t n, float margin, struct mink_manifold *out,
+                            unsigned threads)
+{
+    if (!out) return;
+    const mt_job what = {NULL, 0, NULL, NULL, out, margin};
+    mt_batch(pairs, n, &what, threads);
 }

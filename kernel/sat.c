@@ -1,6 +1,6 @@
 /* The separating-axis scans of contact manifolds, SIMD kernel: faces in
  * lanes against one point at a time, A's arcs in lanes against one arc of
- * B at a time; and mink_manifold, mink_manifold_batch. */
+ * B at a time, the box test's axes in lanes; and mink_manifold. */
 #include "manifold.h"
 #include "simd.h"
 #include "support.h"
@@ -213,15 +213,4 @@ mink_status mink_manifold(const mink_shape *a, const mink_pose *pa, const mink_s
                           float margin, mink_cache *cache, struct mink_manifold *out)
 {
     return mink_manifold_run(&simd_kernel, a, pa, b, pb, margin, cache, out);
-}
-
-void mink_manifold_batch(const mink_pair *pairs, size_t n, float margin, struct mink_manifold *out)
-{
-    if (!out) return;
-    for (size_t i = 0; i < n; ++i) {
-        if (pairs)
-            mink_manifold(pairs[i].a, &pairs[i].pa, pairs[i].b, &pairs[i].pb, margin, pairs[i].cache, &out[i]);
-        else
-            mink_manifold(NULL, NULL, NULL, NULL, margin, NULL, &out[i]);
-    }
 }

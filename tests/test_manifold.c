@@ -336,6 +336,37 @@ static void test_bad_caches(void **state)
     assert_int_equal(failed, 0);
 }
 
+/* ------------------------------------------------------------ batches */
+
+/* mink_manifold_batch and its threaded form answer as single calls do,
+ * bit for bit, caches included. */
+static void test_batches(void **state)
+{
+    (void)state;
+    const case_set *set = set_of(F_MANIFOLD);
+    const size_t n = set->count;
+    mink_pair *pairs = calloc(n, sizeof *pairs);
+    mink_cache *caches = calloc(3 * n, sizeof *caches);
+    struct mink_manifold *single = calloc(n, sizeof *single), *batch = calloc(n, sizeof *batch),
+                         *threaded = calloc(n, sizeof *threaded);
+    assert_non_null(pairs && caches && single && batch && threaded);
+    for (int frame = 0; frame < 2; ++frame) { /* cold, then warm from each cache */
+        for (size_t i = 0; i < n; ++i) {
+            const mink_case *c = &set->cases[i];
+            pairs[i] = (mink_pair){&c->a, c->pa, &c->b, c->pb, &caches[n + i]};
+            mink_manifold(&c->a, &c->pa, &c->b, &c->pb, SPECULATIVE_MARGIN, &caches[i], &single[i]);
+        }
+        mink_manifold_batch(pairs, n, SPECULATIVE_MARGIN, batch);
+        for (size_t i = 0; i < n; ++i) pairs[i].cache = &caches[2 * n + i];
+        mink_manifold_batch_mt(pairs, n, SPECULATIVE_MARGIN, threaded, 2);
+        assert_memory_equal(single, batch, n * sizeof *single);
+        assert_memory_equal(single, threaded, n * sizeof *single);
+        assert_memory_equal(&caches[0], &caches[n], n * sizeof *caches);
+        assert_memory_equal(&caches[0], &caches[2 * n], n * sizeof *caches);
+    }
+    free(pairs), free(caches), free(single), free(batch), free(threaded);
+}
+
 /* ------------------------------------------------------------ bad input */
 
 static void expect_invalid(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
@@ -436,6 +467,7 @@ int main(void)
     }
     add_test(test_resting_keys, NULL, "resting boxes: keys and cached feature");
     add_test(test_bad_caches, NULL, "garbage, foreign and stale caches");
+    add_test(test_batches, NULL, "batches: single calls, bit for bit");
     add_test(test_invalid, NULL, "bad input");
     return _cmocka_run_group_tests("manifold", g_tests, g_ntests, load_files, free_files);
 }

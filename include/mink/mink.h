@@ -297,6 +297,10 @@ MINK_API mink_status mink_manifold(const mink_shape *a, const mink_pose *pa,
  *  pairs == NULL: every out[i] is that error; out == NULL or n == 0:
  *  nothing is written. No allocation. */
 MINK_API void mink_manifold_batch(const mink_pair *pairs, size_t n, float margin, struct mink_manifold *out);
+/** mink_manifold_batch on up to `threads` threads, as mink_penetration_batch_mt
+ *  (contiguous chunks of at least 256 pairs, answers equal bit for bit). */
+MINK_API void mink_manifold_batch_mt(const mink_pair *pairs, size_t n, float margin, struct mink_manifold *out,
+                                     unsigned threads);
 
 #ifdef __cplusplus
 }
