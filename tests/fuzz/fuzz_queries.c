@@ -22,6 +22,26 @@
  *   swapped pair, the batch calls and every cache (warm, moved, garbage)
  *   agree on the sign of the distance; with MINK_OK, a cache does not move
  *   a distance by more than CACHE_AGREE_REL * L.
+ * - Contact manifolds (both kernels, at the decoded margin): a negative,
+ *   NaN or infinite margin, or a pair the queries reject, gives
+ *   MINK_ERR_INVALID, an all-zero manifold and an untouched cache. A valid
+ *   one has status MINK_OK or MINK_MAX_ITERATIONS, count <= 4, every number
+ *   finite, a unit normal when count > 0, and for every point
+ *   point_b - point_a = separation * normal (WITNESS_REL * L), separation
+ *   <= margin, the points inside their shapes' support planes along the
+ *   normal, distinct ids. Against the kernel's own mink_penetration answer
+ *   d: count == 0 exactly when d > margin (either within BAND_REL * L of
+ *   the margin); when count > 0 the smallest separation is d (with MINK_OK,
+ *   within CACHE_AGREE_REL * L) and, away from the touching band, the
+ *   normal is d's normal (within NORMAL_ANGLE) or a near tie: the signed
+ *   distance along it, -(h_A(n) + h_B(-n)) from the support functions
+ *   (case_support_h), is d within CACHE_AGREE_REL * L. Cold, warm, moved
+ *   (and back), raw garbage, forged (a GJK state, a feature state), and
+ *   foreign caches (the other kernel's, the swapped pair's, a
+ *   penetration's, another margin's) all answer so. The two kernels and
+ *   the swapped pair (normal negated) agree on count == 0 outside the band
+ *   and on the deepest separation; mink_manifold_batch equals
+ *   mink_manifold pair by pair, bit for bit, caches included.
  *
  * Byte layout (a missing byte reads as 0, so every input decodes):
  *   u8 mode        mode % 32 == 31: the deliberate-NULL scenario
@@ -34,6 +54,11 @@
  *   motion         dx dy dz: B's second pose for the warm-cache queries
  *   raw cache      64 bytes
  *   forged cache   axis x y z, u8 count, u8 outcome, 4 + 4 u8 indices, u8 frames
+ *   margin         u8 mode % 16: 0..5 zero (so do inputs that end before it),
+ *                  6..12 a float in [0, 0.1 scale], 13..14 one in [0, 2 scale],
+ *                  15 u8: a bad one (negative, NaN, +-Inf)
+ *   forged feature u8 feature % 5, u8 ia, u8 ib (% 24 each), u8 outcome % 4,
+ *                  axis x y z, separation, pos x y z, rot x y z, u8 frames
  * A float is a u8 tag, then: tag < 224: u16, an ordinary value in the
  * field's range; 224..231: u32 raw bits; >= 232: nasty[tag - 232].
  *
@@ -45,7 +70,7 @@
  * Build with MINK_FUZZ_STANDALONE for a plain driver (AFL++, replaying
  * crash files): it runs every file named on the command line, or stdin.
  * MINK_FUZZ_VERBOSE=1 makes it print the decoded pair and both kernels'
- * penetration answers; MINK_FUZZ_FULL_DUMP=1 prints big hulls whole. */
+ * penetration answers and cold manifolds; MINK_FUZZ_FULL_DUMP=1 prints big hulls whole. */
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -56,7 +81,7 @@
 
 #include "mink/mink.h"
 #include "mink/mink_ref.h"
-#include "cases.h"     /* case_common_point_gaps */
+#include "cases.h"     /* case_common_point_gaps, case_support_h */
 #include "cache.h"     /* mink_cache_store: forging well-formed garbage caches */
 #include "tolerance.h" /* the caps the iteration counts must respect */
 
@@ -79,6 +104,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* A cache (warm, stale, garbage) moves a converged (MINK_OK) distance by at
  * most this * L: both answers are within the query tolerance of the truth. */
 #define CACHE_AGREE_REL 1e-3
+/* Two contact normals agree within this angle (rad): FORMAT.md's limit for
+ * penetration normals. Beyond it the depth along the manifold's normal must
+ * tie mink_penetration's (a near tie: a face preferred to an edge pair). */
+#define NORMAL_ANGLE 1e-2
 /* A quaternion norm this close to the edge 1 +- MINK_QUAT_UNIT_TOL may be
  * judged either way (the kernel tests |q|^2 in float). */
 #define QUAT_EDGE 1e-5
@@ -217,12 +246,15 @@ typedef struct fz_shape {
     uint32_t n;      /* hull: points in xyz                                */
     float *xyz;
     void *mem;
+    case_shape cs;   /* a valid shape as the support functions see it      */
 } fz_shape;
 
 typedef struct scenario {
     fz_shape a, b;
     mink_pose pa, pb, pb2; /* pb2: B after the motion */
     int expect_pa, expect_pb, expect_pb2;
+    float margin;          /* the contact manifolds' */
+    int expect_margin;
     double L;
 } scenario;
 
@@ -284,8 +316,9 @@ static void violation(const char *fmt, ...)
         dump_pose(stderr, &s->pb);
         fprintf(stderr, "\nmoved B:");
         dump_pose(stderr, &s->pb2);
-        fprintf(stderr, "\nexpect: A %d B %d pose A %d pose B %d moved B %d (0 invalid, 1 valid, 2 either); L %.9g\n",
-                s->a.expect, s->b.expect, s->expect_pa, s->expect_pb, s->expect_pb2, s->L);
+        fprintf(stderr, "\nmargin %.9g\nexpect: A %d B %d pose A %d pose B %d moved B %d margin %d (0 invalid, 1 valid, "
+                        "2 either); L %.9g\n",
+                s->margin, s->a.expect, s->b.expect, s->expect_pa, s->expect_pb, s->expect_pb2, s->expect_margin, s->L);
     }
     abort();
 }
@@ -486,6 +519,24 @@ static void decode_broken(reader *r, fz_shape *fs)
     }
 }
 
+/* The shape for the support functions (case_support_h, in double): the
+ * sizes the shape holds, a hull's input points. */
+static void fill_case_shape(fz_shape *fs)
+{
+    case_shape *cs = &fs->cs;
+    cs->type = (int)fs->s.type;
+    cs->radius = fs->s.radius;
+    if (fs->s.type == MINK_SHAPE_CAPSULE) cs->param[0] = fs->s.half[1];
+    if (fs->s.type == MINK_SHAPE_BOX)
+        for (int k = 0; k < 3; ++k) cs->param[k] = fs->s.half[k];
+    if (fs->s.type == MINK_SHAPE_HULL) {
+        cs->n = fs->n;
+        cs->pts = malloc(3 * (size_t)fs->n * sizeof(double));
+        if (!cs->pts) abort();
+        for (uint32_t i = 0; i < 3 * fs->n; ++i) cs->pts[i] = fs->xyz[i];
+    }
+}
+
 static void decode_shape(reader *r, float scale, fz_shape *fs)
 {
     memset(fs, 0, sizeof *fs);
@@ -540,6 +591,7 @@ static void decode_shape(reader *r, float scale, fz_shape *fs)
     /* What a query may expect from this shape: the constructor's verdict,
      * now that it is known to be right where the answer is clear-cut. */
     fs->expect = valid ? EXPECT_VALID : EXPECT_INVALID;
+    if (valid) fill_case_shape(fs);
 }
 
 /* A unit quaternion from four ordinary values (normalised in double). */
@@ -613,6 +665,41 @@ static mink_pose decode_pose(reader *r, float scale)
     return p;
 }
 
+/* The contact manifolds' margin: zero (also for every input that ends
+ * before it), a small speculative one, a larger one, or a bad one. */
+static float decode_margin(reader *r, float scale)
+{
+    static const float bad[6] = {-1e-3f, -0x1p-140f, -FLT_MAX, NAN, INFINITY, -INFINITY};
+    const uint8_t mode = rd_u8(r) % 16;
+    if (mode < 6) return 0.0f;
+    if (mode < 13) return rd_float(r, 0.0f, 0.1f * scale);
+    if (mode < 15) return rd_float(r, 0.0f, 2.0f * scale);
+    const float v = bad[rd_u8(r) % 6];
+    return v == -1e-3f ? v * scale : v;
+}
+
+/* A manifold's feature state with garbage in every field the kernel derives
+ * again at the new pose (the feature, its indices, the outcome, the axis,
+ * the separation, the pose then). The runner-up stays at the largest float:
+ * it is the cache's certificate that no other feature can have overtaken
+ * the cached one (still_decides in kernel/manifold.c); a kernel cannot
+ * check it without the full test the cache exists to skip, so a forged
+ * smaller one is a lie by design, like a forged checksum. */
+static void decode_forged_feature(reader *r, float scale, feature_state *f)
+{
+    memset(f, 0, sizeof *f);
+    f->feature = rd_u8(r) % 5u;
+    f->ia = rd_u8(r) % 24u;
+    f->ib = rd_u8(r) % 24u;
+    f->outcome = rd_u8(r) % 4u;
+    for (int k = 0; k < 3; ++k) f->axis[k] = rd_float(r, -1.0f, 1.0f);
+    f->separation = rd_float(r, -scale, scale);
+    f->runner_up = FLT_MAX;
+    for (int k = 0; k < 3; ++k) f->pos[k] = rd_float(r, -3.0f * scale, 3.0f * scale);
+    for (int k = 0; k < 3; ++k) f->rot[k] = rd_float(r, -1.0f, 1.0f);
+    f->frames = rd_u8(r);
+}
+
 static double max_abs3(mink_vec3 v) { return fmax(fabs((double)v.x), fmax(fabs((double)v.y), fabs((double)v.z))); }
 
 /* ---------------------------------------------------------------- kernels */
@@ -626,11 +713,13 @@ typedef struct kernel {
                             mink_cache *, mink_result *);
     mink_status (*penetration)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *,
                                mink_cache *, mink_result *);
+    mink_status (*manifold)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *, float,
+                            mink_cache *, struct mink_manifold *);
 } kernel;
 
 static const kernel kernels[2] = {
-    {"ref", mink_ref_intersect, mink_ref_intersect_ex, mink_ref_distance, mink_ref_penetration},
-    {"simd", mink_intersect, mink_intersect_ex, mink_distance, mink_penetration},
+    {"ref", mink_ref_intersect, mink_ref_intersect_ex, mink_ref_distance, mink_ref_penetration, mink_ref_manifold},
+    {"simd", mink_intersect, mink_intersect_ex, mink_distance, mink_penetration, mink_manifold},
 };
 
 /* The three answers for one pair. */
@@ -659,6 +748,17 @@ static int zero_result(const mink_result *r)
     for (int k = 0; k < 10; ++k)
         if (f[k] != 0.0f) return 0;
     return r->iterations == 0 && r->gjk_iterations == 0 && r->support_calls == 0 && r->status == MINK_ERR_INVALID;
+}
+
+/* The same for contact manifolds. */
+static void poison_manifold(struct mink_manifold *m) { memset(m, 0xff, sizeof *m); }
+
+static int zero_manifold(const struct mink_manifold *m)
+{
+    struct mink_manifold z;
+    memset(&z, 0, sizeof z);
+    z.status = MINK_ERR_INVALID;
+    return memcmp(&z, m, sizeof z) == 0;
 }
 
 /* One distance or penetration result of a valid query. */
@@ -813,13 +913,35 @@ static void null_scenario(const scenario *s)
             poison(&r);
             if (k->penetration(xa, xpa, xb, xpb, NULL, &r) != MINK_ERR_INVALID || !zero_result(&r))
                 violation("%s penetration: NULL argument %d accepted or result not zero", k->name, which);
+            struct mink_manifold m;
+            poison_manifold(&m);
+            if (k->manifold(xa, xpa, xb, xpb, 0.0f, NULL, &m) != MINK_ERR_INVALID || !zero_manifold(&m))
+                violation("%s manifold: NULL argument %d accepted or manifold not zero", k->name, which);
         }
         mink_cache c;
         mink_cache_reset(&c);
         if (k->distance(a, pa, b, pb, &c, NULL) != MINK_ERR_INVALID) violation("%s distance: NULL out accepted", k->name);
         if (k->penetration(a, pa, b, pb, &c, NULL) != MINK_ERR_INVALID)
             violation("%s penetration: NULL out accepted", k->name);
+        if (k->manifold(a, pa, b, pb, 0.0f, &c, NULL) != MINK_ERR_INVALID)
+            violation("%s manifold: NULL out accepted", k->name);
+        const mink_cache zero = {{0}};
+        if (memcmp(&c, &zero, sizeof c) != 0) violation("%s: a query with a NULL out wrote the cache", k->name);
     }
+    /* mink_manifold_batch: pairs == NULL answers errors; out == NULL or
+     * n == 0 writes nothing */
+    struct mink_manifold mb[2];
+    poison_manifold(&mb[0]);
+    poison_manifold(&mb[1]);
+    mink_manifold_batch(NULL, 2, 0.0f, mb);
+    if (!zero_manifold(&mb[0]) || !zero_manifold(&mb[1])) violation("manifold batch: pairs == NULL without errors");
+    const mink_pair one = {a, *pa, b, *pb, NULL};
+    mink_manifold_batch(&one, 1, 0.0f, NULL);
+    poison_manifold(&mb[0]);
+    mink_manifold_batch(&one, 0, 0.0f, mb);
+    const uint8_t *bytes = (const uint8_t *)&mb[0];
+    for (size_t i = 0; i < sizeof mb[0]; ++i)
+        if (bytes[i] != 0xff) violation("manifold batch: n == 0 wrote the output");
     if (mink_shape_is_valid(NULL) || mink_pose_is_valid(NULL)) violation("is_valid(NULL) returned 1");
     mink_cache_reset(NULL);
     static _Alignas(MINK_HULL_ALIGN) float mem[3 * MINK_HULL_PAD];
@@ -959,10 +1081,412 @@ static void batch_scenario(const scenario *s, const answer *cold)
     }
 }
 
+/* ---------------------------------------------------------------- manifolds */
+
+static void dump_manifold(FILE *f, const char *name, const struct mink_manifold *m)
+{
+    fprintf(f, "  %s: status %d count %u normal %.9g %.9g %.9g\n", name, (int)m->status, m->count, m->normal.x,
+            m->normal.y, m->normal.z);
+    for (uint32_t i = 0; i < m->count && i < MINK_MANIFOLD_POINTS; ++i) {
+        const mink_contact *p = &m->points[i];
+        fprintf(f, "    point %u: pa %.9g %.9g %.9g pb %.9g %.9g %.9g separation %.9g id %u\n", i, p->point_a.x,
+                p->point_a.y, p->point_a.z, p->point_b.x, p->point_b.y, p->point_b.z, p->separation, p->id);
+    }
+}
+
+/* A manifold violation: both answers involved, then the pair. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noreturn))
+#endif
+static void manifold_violation(const char *ctx, const char *what, const struct mink_manifold *m,
+                               const mink_result *pen, const struct mink_manifold *m2, const mink_result *pen2)
+{
+    if (m) dump_manifold(stderr, "manifold", m);
+    if (pen) dump_result(stderr, "its penetration", pen);
+    if (m2) dump_manifold(stderr, "other manifold", m2);
+    if (pen2) dump_result(stderr, "its penetration", pen2);
+    violation("%s: %s", ctx, what);
+}
+
+static double deepest(const struct mink_manifold *m)
+{
+    double d = HUGE_VAL;
+    for (uint32_t i = 0; i < m->count; ++i) d = fmin(d, m->points[i].separation);
+    return d;
+}
+
+static double angle3(mink_vec3 a, mink_vec3 b)
+{
+    const double x[3] = {a.x, a.y, a.z}, y[3] = {b.x, b.y, b.z};
+    const double c[3] = {x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]};
+    return atan2(sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]), x[0] * y[0] + x[1] * y[1] + x[2] * y[2]);
+}
+
+static mink_vec3 neg3(mink_vec3 v)
+{
+    const mink_vec3 n = {-v.x, -v.y, -v.z};
+    return n;
+}
+
+static case_pose case_pose_of(const mink_pose *p)
+{
+    const case_pose c = {{p->p.x, p->p.y, p->p.z}, {p->q.w, p->q.x, p->q.y, p->q.z}};
+    return c;
+}
+
+/* The pair's signed distance along the direction n (A towards B):
+ * -(h_A(u) + h_B(-u)), u = n / |n|. At most the signed distance (its
+ * maximum over all directions), equal to it along the contact normal. */
+static double separation_along(const fz_shape *a, const mink_pose *pa, const fz_shape *b, const mink_pose *pb,
+                               mink_vec3 n)
+{
+    const double len = sqrt((double)n.x * n.x + (double)n.y * n.y + (double)n.z * n.z);
+    const double u[3] = {n.x / len, n.y / len, n.z / len}, mu[3] = {-u[0], -u[1], -u[2]};
+    const case_pose qa = case_pose_of(pa), qb = case_pose_of(pb);
+    return -(case_support_h(&a->cs, &qa, u) + case_support_h(&b->cs, &qb, mu));
+}
+
+/* The manifold's normal against mink_penetration's (pen): within
+ * NORMAL_ANGLE, or a near tie of the depth. Only away from the touching
+ * band, with converged answers (FORMAT.md leaves touching normals free). */
+static int normal_agrees(const fz_shape *a, const mink_pose *pa, const fz_shape *b, const mink_pose *pb, mink_vec3 n,
+                         const mink_result *pen, double L, double *along)
+{
+    *along = NAN;
+    if (angle3(n, pen->normal) <= NORMAL_ANGLE) return 1;
+    *along = separation_along(a, pa, b, pb, n);
+    return fabs(*along - pen->distance) <= CACHE_AGREE_REL * L;
+}
+
+/* Runs a kernel's manifold query into a poisoned result. */
+static void run_manifold(const kernel *k, const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                         const mink_pose *pb, float margin, mink_cache *cache, struct mink_manifold *m)
+{
+    poison_manifold(m);
+    const mink_status st = k->manifold(a, pa, b, pb, margin, cache, m);
+    if (st != m->status) violation("%s manifold returned %d but wrote status %d", k->name, (int)st, (int)m->status);
+}
+
+/* One manifold of the pair (a at pa, b at pb) at `margin`, against the same
+ * kernel's penetration answer `pen` for those poses; `expect` as for the
+ * queries. Returns 1 for a valid manifold, 0 for a (consistent) error. */
+static int check_manifold(const char *ctx, const fz_shape *a, const mink_pose *pa, const fz_shape *b,
+                          const mink_pose *pb, float margin, int expect, const struct mink_manifold *m,
+                          const mink_result *pen, double L)
+{
+    char what[256];
+    const int err = m->status == MINK_ERR_INVALID;
+    if (expect == EXPECT_INVALID && !err) manifold_violation(ctx, "invalid input accepted", m, pen, NULL, NULL);
+    if (expect == EXPECT_VALID && err) manifold_violation(ctx, "valid input rejected", m, pen, NULL, NULL);
+    if (err) {
+        if (!zero_manifold(m)) manifold_violation(ctx, "MINK_ERR_INVALID without an all-zero manifold", m, NULL, NULL, NULL);
+        return 0;
+    }
+    if (m->status != MINK_OK && m->status != MINK_MAX_ITERATIONS)
+        manifold_violation(ctx, "status is not MINK_OK, MINK_MAX_ITERATIONS or MINK_ERR_INVALID", m, pen, NULL, NULL);
+    if (pen->status < 0) manifold_violation(ctx, "a valid manifold of a pair mink_penetration rejects", m, pen, NULL, NULL);
+    if (m->count > MINK_MANIFOLD_POINTS) manifold_violation(ctx, "count above MINK_MANIFOLD_POINTS", m, pen, NULL, NULL);
+    const double n[3] = {m->normal.x, m->normal.y, m->normal.z};
+    const double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!isfinite(len)) manifold_violation(ctx, "non-finite normal", m, pen, NULL, NULL);
+    if (fabs(len - 1.0) > UNIT_TOL && (m->count > 0 || len != 0.0)) {
+        snprintf(what, sizeof what, "|normal| = %.9g (count %u)", len, m->count);
+        manifold_violation(ctx, what, m, pen, NULL, NULL);
+    }
+    const double tol = WITNESS_REL * L;
+    for (uint32_t i = 0; i < m->count; ++i) {
+        const mink_contact *p = &m->points[i];
+        const double pa_[3] = {p->point_a.x, p->point_a.y, p->point_a.z};
+        const double pb_[3] = {p->point_b.x, p->point_b.y, p->point_b.z};
+        const double sep = p->separation;
+        if (!isfinite(pa_[0] + pa_[1] + pa_[2] + pb_[0] + pb_[1] + pb_[2] + sep)) {
+            snprintf(what, sizeof what, "point %u is not finite", i);
+            manifold_violation(ctx, what, m, pen, NULL, NULL);
+        }
+        const double e[3] = {pb_[0] - pa_[0] - sep * n[0], pb_[1] - pa_[1] - sep * n[1], pb_[2] - pa_[2] - sep * n[2]};
+        const double gap = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+        if (gap > tol) {
+            snprintf(what, sizeof what, "point %u: |point_b - point_a - separation * normal| = %.9g > %.9g", i, gap, tol);
+            manifold_violation(ctx, what, m, pen, NULL, NULL);
+        }
+        if (sep > margin + tol) {
+            snprintf(what, sizeof what, "point %u: separation %.9g above the margin %.9g (+ %.3g)", i, sep, margin, tol);
+            manifold_violation(ctx, what, m, pen, NULL, NULL);
+        }
+        /* inside each shape's support plane along the normal (a necessary
+         * condition of lying on its surface) */
+        const double u[3] = {n[0] / len, n[1] / len, n[2] / len}, mu[3] = {-u[0], -u[1], -u[2]};
+        const case_pose qa = case_pose_of(pa), qb = case_pose_of(pb);
+        const double ha = case_support_h(&a->cs, &qa, u), hb = -case_support_h(&b->cs, &qb, mu);
+        const double ua = u[0] * pa_[0] + u[1] * pa_[1] + u[2] * pa_[2], ub = u[0] * pb_[0] + u[1] * pb_[1] + u[2] * pb_[2];
+        if (ua > ha + tol || ub < hb - tol) {
+            snprintf(what, sizeof what, "point %u outside its shape: n.pa %.9g vs h_A(n) %.9g, n.pb %.9g vs -h_B(-n) %.9g",
+                     i, ua, ha, ub, hb);
+            manifold_violation(ctx, what, m, pen, NULL, NULL);
+        }
+        for (uint32_t j = 0; j < i; ++j)
+            if (m->points[j].id == p->id) {
+                snprintf(what, sizeof what, "points %u and %u share the id %u", j, i, p->id);
+                manifold_violation(ctx, what, m, pen, NULL, NULL);
+            }
+    }
+    /* count 0 exactly when the signed distance is above the margin */
+    const double band = BAND_REL * L, d = pen->distance;
+    if (m->count == 0 && d < margin - band) {
+        snprintf(what, sizeof what, "count 0, but the signed distance %.9g is below the margin %.9g (band %.3g)", d,
+                 margin, band);
+        manifold_violation(ctx, what, m, pen, NULL, NULL);
+    }
+    if (m->count > 0 && d > margin + band) {
+        snprintf(what, sizeof what, "count %u, but the signed distance %.9g is above the margin %.9g (band %.3g)",
+                 m->count, d, margin, band);
+        manifold_violation(ctx, what, m, pen, NULL, NULL);
+    }
+    if (m->count == 0 || m->status != MINK_OK || pen->status != MINK_OK) return 1;
+    const double deep = deepest(m);
+    if (fabs(deep - d) > CACHE_AGREE_REL * L) {
+        snprintf(what, sizeof what, "smallest separation %.9g, signed distance %.9g (differ by more than %.3g)", deep, d,
+                 CACHE_AGREE_REL * L);
+        manifold_violation(ctx, what, m, pen, NULL, NULL);
+    }
+    double along;
+    if (fabs(d) > band && !normal_agrees(a, pa, b, pb, m->normal, pen, L, &along)) {
+        snprintf(what, sizeof what,
+                 "normal %.3g rad from mink_penetration's, and no near tie: signed distance %.9g along it, %.9g "
+                 "(tolerance %.3g)",
+                 angle3(m->normal, pen->normal), along, d, CACHE_AGREE_REL * L);
+        manifold_violation(ctx, what, m, pen, NULL, NULL);
+    }
+    return 1;
+}
+
+/* Two valid manifolds of the pair (y of the swapped pair when `swapped`),
+ * each with the penetration answer it was checked against: count == 0
+ * agrees outside the touching band around the margin, the deepest
+ * separations agree, and y's normal (negated when swapped) is x's or a near
+ * tie (it is then x's normal for the pair as well). */
+static void check_manifold_agree(const char *ctx, const scenario *s, const struct mink_manifold *x,
+                                 const mink_result *px, const struct mink_manifold *y, const mink_result *py,
+                                 int swapped)
+{
+    char what[256];
+    if ((x->status < 0) != (y->status < 0)) manifold_violation(ctx, "one manifold is an error", x, px, y, py);
+    if (x->status < 0) return;
+    const double band = BAND_REL * s->L, tol = CACHE_AGREE_REL * s->L, m = s->margin;
+    const double dx = px->distance, dy = py->distance;
+    if ((x->count == 0) != (y->count == 0) && fabs(dx - m) > band && fabs(dy - m) > band)
+        manifold_violation(ctx, "counts disagree on zero outside the touching band", x, px, y, py);
+    if (x->count == 0 || y->count == 0 || x->status != MINK_OK || y->status != MINK_OK) return;
+    if (fabs(deepest(x) - deepest(y)) > tol) {
+        snprintf(what, sizeof what, "deepest separations %.9g and %.9g differ by more than %.3g", deepest(x),
+                 deepest(y), tol);
+        manifold_violation(ctx, what, x, px, y, py);
+    }
+    if (fabs(dx) <= band || fabs(dy) <= band || px->status != MINK_OK) return;
+    const mink_vec3 ny = swapped ? neg3(y->normal) : y->normal;
+    double along;
+    if (angle3(x->normal, ny) > NORMAL_ANGLE && !normal_agrees(&s->a, &s->pa, &s->b, &s->pb, ny, px, s->L, &along)) {
+        snprintf(what, sizeof what, "normals %.3g rad apart%s, and no near tie: signed distance %.9g along it, %.9g",
+                 angle3(x->normal, ny), swapped ? " (the second negated)" : "", along, dx);
+        manifold_violation(ctx, what, x, px, y, py);
+    }
+}
+
+/* What one kernel's manifold scenarios leave for the cross-kernel and batch
+ * checks: the cold manifold (no cache), whether it was valid, and the cache
+ * its first query filled from empty. */
+typedef struct manifold_cold {
+    struct mink_manifold m;
+    int valid;
+    mink_cache filled;
+} manifold_cold;
+
+/* The manifold queries of one kernel with caches in every state, each
+ * checked against the kernel's penetration answer at the same poses. */
+static void manifold_scenarios(const scenario *s, int ki, const answer *cold, const uint8_t raw[64],
+                               const cache_state *forged, const feature_state *forged_feature, manifold_cold *mc)
+{
+    static const float bad_margins[5] = {-1e-3f, -0x1p-140f, NAN, INFINITY, -INFINITY};
+    const kernel *k = &kernels[ki];
+    struct mink_manifold *out = &mc->m;
+    const fz_shape *fa = &s->a, *fb = &s->b;
+    const mink_shape *a = &fa->s, *b = &fb->s;
+    const float margin = s->margin;
+    const int expect = expect_and(cold->hit < 0 ? EXPECT_INVALID : EXPECT_VALID, s->expect_margin);
+    char ctx[320];
+    struct mink_manifold m, m2;
+    mink_cache c, before;
+    const mink_cache zero = {{0}};
+
+    /* 1. cold; an empty cache, then the same query warm */
+    run_manifold(k, a, &s->pa, b, &s->pb, margin, NULL, out);
+    snprintf(ctx, sizeof ctx, "%s manifold, cold", k->name);
+    const int valid = check_manifold(ctx, fa, &s->pa, fb, &s->pb, margin, expect, out, &cold->pen, s->L);
+    mc->valid = valid;
+    memset(&c, 0, sizeof c);
+    run_manifold(k, a, &s->pa, b, &s->pb, margin, &c, &m);
+    copy_cache(&mc->filled, &c);
+    snprintf(ctx, sizeof ctx, "%s manifold, empty cache", k->name);
+    check_manifold(ctx, fa, &s->pa, fb, &s->pb, margin, expect, &m, &cold->pen, s->L);
+    if (!valid) {
+        if (memcmp(&c, &zero, sizeof c) != 0) violation("%s: an invalid query wrote the cache", ctx);
+        return;
+    }
+    run_manifold(k, a, &s->pa, b, &s->pb, margin, &c, &m);
+    snprintf(ctx, sizeof ctx, "%s manifold, warm cache", k->name);
+    check_manifold(ctx, fa, &s->pa, fb, &s->pb, margin, expect, &m, &cold->pen, s->L);
+
+    /* 2. bad margins: errors, the warm cache untouched */
+    for (int i = 0; i < 5; ++i) {
+        copy_cache(&before, &c);
+        run_manifold(k, a, &s->pa, b, &s->pb, bad_margins[i], &c, &m);
+        snprintf(ctx, sizeof ctx, "%s manifold, bad margin %.9g", k->name, bad_margins[i]);
+        check_manifold(ctx, fa, &s->pa, fb, &s->pb, bad_margins[i], EXPECT_INVALID, &m, &cold->pen, s->L);
+        if (memcmp(&c, &before, sizeof c) != 0) violation("%s: an invalid query changed the cache", ctx);
+    }
+    /* a hull without its topology: an error, the cache untouched */
+    for (int side = 0; side < 2; ++side) {
+        mink_shape bare = side ? *b : *a;
+        if (bare.type != MINK_SHAPE_HULL) continue;
+        bare.topology = NULL;
+        copy_cache(&before, &c);
+        run_manifold(k, side ? a : &bare, &s->pa, side ? &bare : b, &s->pb, margin, &c, &m);
+        snprintf(ctx, sizeof ctx, "%s manifold, %c a hull without its topology", k->name, "AB"[side]);
+        check_manifold(ctx, fa, &s->pa, fb, &s->pb, margin, EXPECT_INVALID, &m, &cold->pen, s->L);
+        if (memcmp(&c, &before, sizeof c) != 0) violation("%s: an invalid query changed the cache", ctx);
+    }
+
+    /* 3. B moved, warm; then back, warm. Checked against the penetration
+     *    answer at the new pose. */
+    mink_result pen2;
+    poison(&pen2);
+    k->penetration(a, &s->pa, b, &s->pb2, NULL, &pen2);
+    const int expect2 = expect_and(pen2.status < 0 ? EXPECT_INVALID : EXPECT_VALID, s->expect_margin);
+    copy_cache(&before, &c);
+    run_manifold(k, a, &s->pa, b, &s->pb2, margin, &c, &m);
+    snprintf(ctx, sizeof ctx, "%s manifold, moved, warm", k->name);
+    if (!check_manifold(ctx, fa, &s->pa, fb, &s->pb2, margin, expect2, &m, &pen2, s->L) &&
+        memcmp(&c, &before, sizeof c) != 0)
+        violation("%s: an invalid query changed the cache", ctx);
+    run_manifold(k, a, &s->pa, b, &s->pb, margin, &c, &m);
+    snprintf(ctx, sizeof ctx, "%s manifold, moved back, warm", k->name);
+    check_manifold(ctx, fa, &s->pa, fb, &s->pb, margin, expect, &m, &cold->pen, s->L);
+
+    /* 4. garbage: raw bytes; a well-formed GJK state and feature state
+     *    holding garbage */
+    memcpy(&c, raw, sizeof c);
+    run_manifold(k, a, &s->pa, b, &s->pb, margin, &c, &m);
+    snprintf(ctx, sizeof ctx, "%s manifold, raw garbage cache", k->name);
+    check_manifold(ctx, fa, &s->pa, fb, &s->pb, margin, expect, &m, &cold->pen, s->L);
+    {
+        cache_state prev = *forged;
+        memset(&c, 0, sizeof c);
+        mink_cache_store(&c, a, b, forged, &prev);
+    }
+    run_manifold(k, a, &s->pa, b, &s->pb, margin, &c, &m);
+    snprintf(ctx, sizeof ctx, "%s manifold, forged GJK cache (axis %.9g %.9g %.9g, count %u, outcome %u)", k->name,
+             forged->axis[0], forged->axis[1], forged->axis[2], forged->count, forged->outcome);
+    check_manifold(ctx, fa, &s->pa, fb, &s->pb, margin, expect, &m, &cold->pen, s->L);
+    memset(&c, 0, sizeof c);
+    mink_cache_store_feature(&c, a, b, forged_feature, NULL);
+    run_manifold(k, a, &s->pa, b, &s->pb, margin, &c, &m);
+    const feature_state *ff = forged_feature;
+    snprintf(ctx, sizeof ctx,
+             "%s manifold, forged feature cache (feature %u ia %u ib %u outcome %u axis %.9g %.9g %.9g separation "
+             "%.9g pos %.9g %.9g %.9g rot %.9g %.9g %.9g)",
+             k->name, ff->feature, ff->ia, ff->ib, ff->outcome, ff->axis[0], ff->axis[1], ff->axis[2], ff->separation,
+             ff->pos[0], ff->pos[1], ff->pos[2], ff->rot[0], ff->rot[1], ff->rot[2]);
+    check_manifold(ctx, fa, &s->pa, fb, &s->pb, margin, expect, &m, &cold->pen, s->L);
+
+    /* 5. foreign caches: mink_penetration's, another margin's, the swapped
+     *    pair's (its manifold also checks the swap: the same answer with the
+     *    normal negated); the other kernel's: manifold_foreign_kernel */
+    {
+        mink_result r;
+        memset(&c, 0, sizeof c);
+        k->penetration(a, &s->pa, b, &s->pb, &c, &r);
+    }
+    run_manifold(k, a, &s->pa, b, &s->pb, margin, &c, &m);
+    snprintf(ctx, sizeof ctx, "%s manifold, cache filled by penetration", k->name);
+    check_manifold(ctx, fa, &s->pa, fb, &s->pb, margin, expect, &m, &cold->pen, s->L);
+    {
+        const float margin2 = margin > 0.0f ? 0.0f : to_float(0.05 * s->L);
+        memset(&c, 0, sizeof c);
+        run_manifold(k, a, &s->pa, b, &s->pb, margin2, &c, &m2);
+        snprintf(ctx, sizeof ctx, "%s manifold, margin %.9g", k->name, margin2);
+        check_manifold(ctx, fa, &s->pa, fb, &s->pb, margin2, expect_size(margin2), &m2, &cold->pen, s->L);
+        run_manifold(k, a, &s->pa, b, &s->pb, margin, &c, &m);
+        snprintf(ctx, sizeof ctx, "%s manifold, cache filled at margin %.9g", k->name, margin2);
+        check_manifold(ctx, fa, &s->pa, fb, &s->pb, margin, expect, &m, &cold->pen, s->L);
+    }
+    {
+        mink_result pen_sw = cold->pen; /* the swapped pair's answer: the normal negated */
+        pen_sw.normal = neg3(cold->pen.normal);
+        pen_sw.point_a = cold->pen.point_b;
+        pen_sw.point_b = cold->pen.point_a;
+        memset(&c, 0, sizeof c);
+        run_manifold(k, b, &s->pb, a, &s->pa, margin, &c, &m2);
+        snprintf(ctx, sizeof ctx, "%s manifold, swapped", k->name);
+        check_manifold(ctx, fb, &s->pb, fa, &s->pa, margin, expect, &m2, &pen_sw, s->L);
+        check_manifold_agree(ctx, s, out, &cold->pen, &m2, &pen_sw, 1);
+        run_manifold(k, a, &s->pa, b, &s->pb, margin, &c, &m);
+        snprintf(ctx, sizeof ctx, "%s manifold, cache filled by the swapped pair", k->name);
+        check_manifold(ctx, fa, &s->pa, fb, &s->pb, margin, expect, &m, &cold->pen, s->L);
+    }
+}
+
+/* A kernel's manifold with the cache the other kernel's first query filled
+ * (the format is shared). */
+static void manifold_foreign_kernel(const scenario *s, int ki, const answer *cold, const manifold_cold *other)
+{
+    const kernel *k = &kernels[ki];
+    mink_cache c;
+    copy_cache(&c, &other->filled);
+    struct mink_manifold m;
+    run_manifold(k, &s->a.s, &s->pa, &s->b.s, &s->pb, s->margin, &c, &m);
+    char ctx[64];
+    snprintf(ctx, sizeof ctx, "%s manifold, cache filled by the %s manifold", k->name, kernels[1 - ki].name);
+    check_manifold(ctx, &s->a, &s->pa, &s->b, &s->pb, s->margin, EXPECT_VALID, &m, &cold->pen, s->L);
+}
+
+/* mink_manifold_batch against mink_manifold pair by pair, bit for bit
+ * (answers and caches): the pair (its single answer: `cold`, simd), the
+ * swapped pair, the pair with a warm cache (cold's), an invalid pair (a
+ * NULL shape) among them. */
+static void manifold_batch_scenario(const scenario *s, const manifold_cold *cold)
+{
+    mink_cache c, c_single;
+    copy_cache(&c, &cold->filled);
+    copy_cache(&c_single, &c);
+    struct mink_manifold single[4], out[4];
+    const mink_pair pairs[4] = {
+        {&s->a.s, s->pa, &s->b.s, s->pb, NULL},
+        {&s->b.s, s->pb, &s->a.s, s->pa, NULL},
+        {&s->a.s, s->pa, &s->b.s, s->pb, &c},
+        {NULL, s->pa, &s->b.s, s->pb, NULL},
+    };
+    for (int i = 0; i < 4; ++i) poison_manifold(&out[i]);
+    mink_manifold_batch(pairs, 4, s->margin, out);
+    single[0] = cold->m;
+    for (int i = 1; i < 4; ++i) {
+        mink_cache *cache = pairs[i].cache ? &c_single : NULL;
+        run_manifold(&kernels[1], pairs[i].a, &pairs[i].pa, pairs[i].b, &pairs[i].pb, s->margin, cache, &single[i]);
+    }
+    for (int i = 0; i < 4; ++i) {
+        if (memcmp(&out[i], &single[i], sizeof out[i]) != 0) {
+            char ctx[64];
+            snprintf(ctx, sizeof ctx, "manifold batch pair %d", i);
+            manifold_violation(ctx, "differs from mink_manifold", &out[i], NULL, &single[i], NULL);
+        }
+    }
+    if (memcmp(&c, &c_single, sizeof c) != 0) violation("manifold batch: the cache differs from mink_manifold's");
+}
+
 static void free_shape(fz_shape *fs)
 {
     free(fs->xyz);
     free(fs->mem);
+    free(fs->cs.pts);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -996,6 +1520,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int k = 0; k < 4; ++k) forged.ib[k] = rd_u8(r) % 10u;
     forged.frames = rd_u8(r);
     if (forged.frames == 255) forged.frames = UINT32_MAX;
+    s.margin = decode_margin(r, scale);
+    s.expect_margin = expect_size(s.margin);
+    feature_state forged_feature;
+    decode_forged_feature(r, scale, &forged_feature);
 
     const double ra = fabs((double)s.a.s.radius), rb = fabs((double)s.b.s.radius);
     s.L = fmax(1.0, max_abs3(s.pa.p) + fmax(max_abs3(s.pb.p), max_abs3(s.pb2.p)) + s.a.extent + ra + s.b.extent + rb);
@@ -1033,7 +1561,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             dump_pose(stderr, &s.pa);
             dump_shape(stderr, &s.b);
             dump_pose(stderr, &s.pb);
-            fprintf(stderr, "\nexpect %d, L %.9g, intersect ref %d simd %d\n", expect, s.L, cold[0].hit, cold[1].hit);
+            fprintf(stderr, "\nexpect %d, L %.9g, margin %.9g, intersect ref %d simd %d\n", expect, s.L, s.margin,
+                    cold[0].hit, cold[1].hit);
             dump_result(stderr, "ref penetration", &cold[0].pen);
             dump_result(stderr, "simd penetration", &cold[1].pen);
         }
@@ -1053,6 +1582,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         for (int ki = 0; ki < 2; ++ki) cache_scenarios(&s, ki, &cold[ki], expect, raw, &forged);
         batch_scenario(&s, &cold[1]);
+        manifold_cold man[2];
+        for (int ki = 0; ki < 2; ++ki) manifold_scenarios(&s, ki, &cold[ki], raw, &forged, &forged_feature, &man[ki]);
+#ifdef MINK_FUZZ_STANDALONE
+        if (getenv("MINK_FUZZ_VERBOSE")) {
+            dump_manifold(stderr, "ref manifold", &man[0].m);
+            dump_manifold(stderr, "simd manifold", &man[1].m);
+        }
+#endif
+        check_manifold_agree("ref vs simd manifolds, cold", &s, &man[0].m, &cold[0].pen, &man[1].m, &cold[1].pen, 0);
+        for (int ki = 0; ki < 2 && man[0].valid; ++ki) manifold_foreign_kernel(&s, ki, &cold[ki], &man[1 - ki]);
+        manifold_batch_scenario(&s, &man[1]);
     }
     g_current = NULL;
     free_shape(&s.a);

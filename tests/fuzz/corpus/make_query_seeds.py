@@ -101,7 +101,10 @@ class Enc:
         for c in q:  # x y z w, normalised by the decoder
             self.b += fl(c, -1.0, 1.0)
 
-    def tail(self, motion=(0.01, 0.0, -0.01), cache=b"", forged=None):
+    def tail(self, motion=(0.01, 0.0, -0.01), cache=b"", forged=None, margin=None, feature=None):
+        """margin: None (the input ends: margin 0), a float (small: <= 0.1
+        scale, else up to 2 scale), or ("bad", index into the decoder's bad
+        margins). feature: the forged manifold feature state, a dict."""
         s = self.s
         for c in motion:
             self.b += fl(c, -0.05 * s, 0.05 * s)
@@ -110,6 +113,26 @@ class Enc:
         for c in axis:
             self.b += fl(c, -2.0, 2.0)
         self.b += u8(count) + u8(outcome) + bytes(ia) + bytes(ib) + u8(frames)
+        if margin is None and feature is None:
+            return self.b
+        if margin is None or margin == 0.0:
+            self.b += u8(0)
+        elif isinstance(margin, tuple):
+            self.b += u8(15) + u8(margin[1])
+        elif margin <= 0.1 * s:
+            self.b += u8(6) + fl(margin, 0.0, 0.1 * s)
+        else:
+            self.b += u8(13) + fl(margin, 0.0, 2.0 * s)
+        f = feature or {}
+        self.b += u8(f.get("feature", 0)) + u8(f.get("ia", 0)) + u8(f.get("ib", 0)) + u8(f.get("outcome", 0))
+        for c in f.get("axis", (0.0, 1.0, 0.0)):
+            self.b += fl(c, -1.0, 1.0)
+        self.b += fl(f.get("separation", 0.0), -s, s)
+        for c in f.get("pos", (0.0, 0.0, 0.0)):
+            self.b += fl(c, -3.0 * s, 3.0 * s)
+        for c in f.get("rot", (0.0, 0.0, 0.0)):
+            self.b += fl(c, -1.0, 1.0)
+        self.b += u8(f.get("frames", 1))
         return self.b
 
 
@@ -192,6 +215,40 @@ def seeds():
     e.sphere(0.5); e.box(0.2, 0.2, 0.2, 0.0)
     e.pose([0, 0, 0]); e.pose([1, 0, 0])
     out["13-null-arguments"] = e.tail()
+
+    # contact manifolds: margins, resting faces, speculative contacts, a
+    # forged feature state
+    e = Enc()
+    e.box(0.5, 0.5, 0.5, 0.0); e.box(0.4, 0.3, 0.4, 0.0)
+    e.pose([0, 0, 0]); e.pose([0.1, 0.79, -0.05], unit([0.0, 0.05, 0.0, 1.0]))
+    out["20-box-resting-on-box-margin"] = e.tail(motion=(0.002, 0.004, 0.0), margin=0.02)
+
+    e = Enc()
+    e.box(0.5, 0.5, 0.5, 0.0); e.box(0.3, 0.3, 0.3, 0.02)
+    e.pose([0, 0, 0], unit([0.0, 0.0, 0.3, 0.95])); e.pose([0.45, 0.95, 0.1], unit([0.4, 0.1, 0.2, 0.9]))
+    out["21-box-box-edges-speculative"] = e.tail(margin=0.08)
+
+    e = Enc()
+    e.hull(0.0, 8, 5, {"seed": 21, "h": [0.4, 0.2, 0.3]}); e.box(0.6, 0.2, 0.6, 0.0)
+    e.pose([0, 0.39, 0]); e.pose([0, 0, 0])
+    out["22-hull-face-on-box-margin"] = e.tail(margin=0.01, feature={"feature": 2, "ia": 2, "outcome": 2,
+                                                                  "axis": (0.0, -1.0, 0.0), "separation": -0.01})
+
+    e = Enc()
+    e.capsule(0.1, 0.4); e.box(0.5, 0.1, 0.5, 0.0)
+    e.pose([0, 0.195, 0], unit([0.0, 0.0, 0.7071, 0.7071])); e.pose([0, 0, 0])
+    out["23-capsule-lying-on-box"] = e.tail(margin=0.03)
+
+    e = Enc()
+    e.hull(0.02, 40, 4, {"seed": 5, "R": 0.5}); e.hull(0.0, 12, 0, {"seed": 9, "bases": [[0.2, 0, 0], [0, 0.3, 0],
+                                                                                         [0, 0, -0.2]], "jitter": 0.2})
+    e.pose([0, 0, 0], unit([0.1, 0.3, 0.0, 0.9])); e.pose([0.6, 0.2, 0.1], unit([0.3, 0.0, 0.1, 0.9]))
+    out["24-hulls-speculative-large-margin"] = e.tail(margin=0.5)
+
+    e = Enc()
+    e.box(0.5, 0.5, 0.5, 0.0); e.sphere(0.3)
+    e.pose([0, 0, 0]); e.pose([0.7, 0.2, 0])
+    out["25-bad-margin-nan"] = e.tail(margin=("bad", 3))
     return out
 
 
