@@ -60,9 +60,20 @@ uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_
                       v3 normal, clip_point *scratch)
 {
     clip_point *in = poly, *out = scratch;
+    /* a side of no length (a face of a box flat along an axis) bounds the
+     * face from its centre out through the side's point */
+    v3 centre = v3_make(0, 0, 0);
+    float size2 = 0.0f;
+    for (uint32_t j = 0; j < nref; ++j) centre = v3_add(centre, ref[j]);
+    centre = v3_scale(centre, 1.0f / (float)(nref ? nref : 1));
+    for (uint32_t j = 0; j < nref; ++j) size2 = fmaxf(size2, v3_len2(v3_sub(ref[j], centre)));
     for (uint32_t j = 0; j < nref && n > 0; ++j) {
         const uint32_t j1 = j + 1 < nref ? j + 1 : 0;
-        const v3 m = v3_cross(v3_sub(ref[j1], ref[j]), normal); /* outward for a counter-clockwise loop */
+        v3 m = v3_cross(v3_sub(ref[j1], ref[j]), normal); /* outward for a counter-clockwise loop */
+        if (v3_len2(m) <= 1e-12f * size2) {
+            const v3 out_dir = v3_sub(ref[j], centre);
+            m = v3_sub(out_dir, v3_scale(normal, v3_dot(out_dir, normal)));
+        }
         n = clip_side(in, n, m, v3_dot(m, ref[j]), clip_edge_key(3, ref_ids[j], ref_ids[j1]), out);
         clip_point *t = in;
         in = out;

@@ -22,7 +22,18 @@ int core_view_init(core_view *v, const mink_shape *s)
         v->kind = CORE_SEGMENT;
         v->ends[1] = 1;
         return 1;
-    case MINK_SHAPE_BOX: v->kind = CORE_POLY; return 1;
+    case MINK_SHAPE_BOX: {
+        /* a box with no extent along two or three axes is a segment or a
+         * point: its faces have no area to hold contacts */
+        uint32_t axis = 0, flat = 0;
+        for (uint32_t k = 0; k < 3; ++k) {
+            if (s->half[k] == 0.0f) flat++;
+            else axis = k;
+        }
+        v->kind = flat == 3 ? CORE_POINT : flat == 2 ? CORE_SEGMENT : CORE_POLY;
+        v->ends[1] = flat == 2 ? 1u << axis : 0; /* corners 0 and the one across the axis */
+        return 1;
+    }
     case MINK_SHAPE_HULL: break;
     default: return 0;
     }

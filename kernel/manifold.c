@@ -43,6 +43,7 @@ typedef struct mctx {
     const manifold_kernel *k;
     const mink_shape *a, *b;
     mink_pose pa, pb;   /* unit quaternions                          */
+    const mink_pose *pa_in, *pb_in; /* as given                      */
     core_view va, vb;
     m33 rot_a;          /* A local -> world                          */
     m33 rot;            /* B local -> A local                        */
@@ -580,7 +581,7 @@ static void remember_feature(const mctx *c, mink_cache *cache, const feature *f,
 static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_manifold *out)
 {
     mink_result r;
-    const mink_status st = c->k->penetration(c->a, &c->pa, c->b, &c->pb, cache, &r);
+    const mink_status st = c->k->penetration(c->a, c->pa_in, c->b, c->pb_in, cache, &r); /* as given: mink_penetration's own answer */
     out->status = st;
     if (st == MINK_ERR_INVALID) return st;
     if (r.distance > c->margin) {
@@ -727,6 +728,20 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
     const v3 nb = v3_scale(bj, sb);                           /* in A's frame */
     const uint32_t corner_a = (-nb.x >= 0.0f) | (-nb.y >= 0.0f) << 1 | (-nb.z >= 0.0f) << 2;
     k.face_b = (feature){CACHE_FEATURE_FACE_B, 2 * jb + (sb > 0.0f), 0, sep[ib], v3_neg(nb), corner_a};
+    /* each axis also holds the opposite features (the other side's faces
+     * or edges), separated by 2 |projection| less: runners-up too (two
+     * concentric boxes tie their opposite faces) */
+    k.second_a = maxf(k.second_a, sep[ia] - 2.0f * fabsf(d_a[ia]));
+    k.second_b = maxf(k.second_b, sep[ib] - 2.0f * fabsf(v3_dot(c->pos, bj)));
+    if (sep[ie] > -INFINITY) {
+        const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
+        const v3 bjj = v3_make(j == 0 ? c->rot.r[0].x : j == 1 ? c->rot.r[0].y : c->rot.r[0].z,
+                               j == 0 ? c->rot.r[1].x : j == 1 ? c->rot.r[1].y : c->rot.r[1].z,
+                               j == 0 ? c->rot.r[2].x : j == 1 ? c->rot.r[2].y : c->rot.r[2].z);
+        const v3 u = v3_cross(v3_make(i == 0, i == 1, i == 2), bjj);
+        const float len = v3_len(u);
+        if (len > 0.0f) k.second_edge = maxf(k.second_edge, sep[ie] - 2.0f * fabsf(v3_dot(u, c->pos)) / len);
+    }
     const float face_s = maxf(k.face_a.s, k.face_b.s);
     if (!(sep[ie] > face_s + c->prefer)) {
         k.second_edge = maxf(k.second_edge, sep[ie]); /* no candidate: a runner-up */
@@ -801,9 +816,15 @@ static int full_sat(const mctx *c, feature *best, float *runner_up)
     sat_edge_scan edges;
     c->k->edge_scan(&aa, &ab, c->margin_core, &edges);
     if (edges.best.value > c->margin_core) {
+        /* a separating edge axis, checked against the supports themselves
+         * (any direction's support separation bounds the distance; the
+         * edges' own value holds only where the arcs truly cross) */
         feature g;
-        if (edge_feature(c, edges.best.i, edges.best.j, &g) && g.s > c->margin_core)
-            return *best = g, *runner_up = g.s, 1;
+        if (edge_feature(c, edges.best.i, edges.best.j, &g) && g.s > c->margin_core) {
+            uint32_t id;
+            g.s = minf(g.s, -(support_of(c, 0, g.n, &id) + support_of(c, 1, v3_neg(g.n), &id)));
+            if (g.s > c->margin_core) return *best = g, *runner_up = g.s, 1;
+        }
         c->k->edge_scan(&aa, &ab, INFINITY, &edges); /* rounding: the whole scan after all */
     }
     if (edges.near_count > SAT_NEAR_PARALLEL_MAX) return 0;
@@ -912,9 +933,15 @@ static int cached_feature(const mctx *c, const feature_state *fs, feature *f)
         if (fs->ia >= core_face_count(&c->vb)) return 0;
         face_feature(c, 1, fs->ia, f);
         return 1;
-    case CACHE_FEATURE_EDGES:
+    case CACHE_FEATURE_EDGES: {
         if (fs->ia >= core_arc_count(&c->va) || fs->ib >= core_arc_count(&c->vb)) return 0;
-        return edge_feature(c, fs->ia, fs->ib, f);
+        if (!edge_feature(c, fs->ia, fs->ib, f)) return 0;
+        /* the edges' value must be the supports' (it is not once the pair
+         * slid off each other's Gauss arcs in a way the test misses) */
+        uint32_t id;
+        const float h = support_of(c, 0, f->n, &id) + support_of(c, 1, v3_neg(f->n), &id);
+        return -h >= f->s - c->prefer - ROUNDING_EPS * c->scale;
+    }
     default: return 0;
     }
 }
@@ -991,6 +1018,8 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
     c.k = k;
     c.a = a;
     c.b = b;
+    c.pa_in = pa;
+    c.pb_in = pb;
     c.rot_a = m33_from_quat(c.pa.q);
     c.q = quat_conj_mul(c.pa.q, c.pb.q);
     const float qn = 1.0f / sqrtf(c.q.x * c.q.x + c.q.y * c.q.y + c.q.z * c.q.z + c.q.w * c.q.w);
