@@ -1,19 +1,27 @@
 /* mink-perf-driver: the workload of the deterministic performance gate
  * (scripts/perf-regress.sh).
  *
- *   mink-perf-driver FILE [--kernel ref|simd|both] [--query intersect|distance|penetration|all]
+ *   mink-perf-driver FILE [--kernel ref|simd|both] [--query intersect|distance|penetration|manifold|all]
  *                    [--groups a,b,...] [--reps N] [--warm] [--list]
  *
  * Wall time on shared CI machines is noise, so the gate counts instructions
  * under callgrind instead. For every (group, query, kernel) the driver
  *   1. answers every case of the group once, uninstrumented, and checks each
- *      answer with case_check (warm-up: lazy binding, page faults, first-touch
- *      of the hull memory; and a kernel that is wrong fails the run), then
+ *      answer with case_check, or case_check_manifold for the manifold query
+ *      (warm-up: lazy binding, page faults, first-touch of the hull memory;
+ *      and a kernel that is wrong fails the run), then
  *   2. runs the group N times between callgrind client requests
  *      (START_INSTRUMENTATION, ZERO_STATS ... DUMP_STATS_AT("group/query/kernel"),
  *      STOP_INSTRUMENTATION), so that each dump holds exactly that work.
  * Run it under `valgrind --tool=callgrind --instr-atstart=no`; outside valgrind
  * the client requests are no-ops and the driver only checks answers.
+ *
+ * The manifold query is mink_manifold (ref: mink_ref_manifold) at the fixed
+ * margin PD_MARGIN = 0.025, the speculative margin tests/data/manifold.cases
+ * is checked at (above every gap of its speculative group; bench_manifold.h's
+ * BM_MARGIN), so speculative contacts are part of the work. Its own measured
+ * function, so the other queries' code and counts do not depend on it; it is
+ * measured after them, and --query all includes it (it only adds entries).
  *
  * --warm takes a trajectory file (traj.cases): the frames run in file order,
  * once with no cache (entry kernel "simd") and once with one mink_cache per
@@ -24,6 +32,7 @@
  *   calib calib cases 0 reps 1            region overhead (one pass over no case)
  *   entry <label> cases <n> reps <N>      instructions per query = (dump - calib) / (n * N)
  *   check <label> fail <k> of <n> iters <mean> gjk <mean> supports <mean> [first: <id>: <why>]
+ *   check <label> fail <k> of <n> points <mean count> [first: <id>: <why>]     (manifold)
  * Exit status: 0, 1 on usage or I/O errors, 2 when some answer failed its check.
  *
  * Determinism: nothing inside a measured region prints, allocates, reads the
@@ -57,7 +66,14 @@
 #define GROUP_MAX 128
 #define LABEL_MAX 256
 
-static const char *const query_names[3] = {"intersect", "distance", "penetration"};
+/* The case_query values, then the manifold query (not a case_query: its
+ * answer is a manifold, checked by case_check_manifold). */
+#define QUERY_MANIFOLD 3
+#define QUERY_COUNT 4
+/* The margin of the manifold query: manifold.cases's speculative margin. */
+#define PD_MARGIN 0.025f
+
+static const char *const query_names[QUERY_COUNT] = {"intersect", "distance", "penetration", "manifold"};
 static const char *const kernel_names[2] = {"ref", "simd"};
 
 /* One unit of measured work: the cases of a group, in file order. */
@@ -152,6 +168,60 @@ static size_t check_pass(const char *label, const job *j, int kernel, int query,
     return fails;
 }
 
+/* One manifold through the public API at PD_MARGIN, directly (not
+ * case_run_manifold, for the reason run_one gives). */
+static mink_status run_manifold(int kernel, const mink_case *c, mink_cache *cache, struct mink_manifold *m)
+{
+    return kernel == CASE_KERNEL_REF ? mink_ref_manifold(&c->a, &c->pa, &c->b, &c->pb, PD_MARGIN, cache, m)
+                                     : mink_manifold(&c->a, &c->pa, &c->b, &c->pb, PD_MARGIN, cache, m);
+}
+
+/* measured_passes for the manifold query: its own function, so the point
+ * queries' measured code is the same whether or not manifolds are built. */
+static PD_NOINLINE void measured_manifold_passes(const job *j, int kernel, mink_cache *caches, unsigned reps)
+{
+    struct mink_manifold m;
+    float acc = 0.0f;
+    for (unsigned rep = 0; rep < reps; ++rep)
+        for (size_t i = 0; i < j->n; ++i) {
+            run_manifold(kernel, j->cases[i], cache_for(j, caches, i), &m);
+            acc += (float)m.count;
+        }
+    g_sink = acc;
+}
+
+static void measure_manifold(const char *label, const job *j, int kernel, mink_cache *caches, unsigned reps)
+{
+    CALLGRIND_START_INSTRUMENTATION;
+    CALLGRIND_ZERO_STATS;
+    measured_manifold_passes(j, kernel, caches, reps);
+    CALLGRIND_DUMP_STATS_AT(label);
+    CALLGRIND_STOP_INSTRUMENTATION;
+}
+
+/* check_pass for the manifold query: every manifold checked with
+ * case_check_manifold at PD_MARGIN. Returns the failure count. */
+static size_t check_manifold_pass(const char *label, const job *j, int kernel, mink_cache *caches)
+{
+    size_t fails = 0;
+    char first[512] = "";
+    double points = 0;
+    for (size_t i = 0; i < j->n; ++i) {
+        struct mink_manifold m;
+        char why[320];
+        memset(&m, 0, sizeof m);
+        run_manifold(kernel, j->cases[i], cache_for(j, caches, i), &m);
+        points += m.count;
+        if (!case_check_manifold(j->cases[i], PD_MARGIN, &m, why, sizeof why)) {
+            if (fails++ == 0) snprintf(first, sizeof first, "%s: %s", j->cases[i]->id, why);
+        }
+    }
+    const double n = j->n ? (double)j->n : 1.0;
+    printf("check %s fail %zu of %zu points %.2f%s%s\n", label, fails, j->n, points / n, fails ? " first: " : "",
+           first);
+    return fails;
+}
+
 static int job_push(job *j, const mink_case *c, uint32_t traj, int first)
 {
     if (j->n == j->cap) {
@@ -199,11 +269,14 @@ static int in_list(const char *list, const char *name)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: mink-perf-driver FILE [--kernel ref|simd|both] [--query intersect|distance|penetration|all]\n"
+            "usage: mink-perf-driver FILE [--kernel ref|simd|both]\n"
+            "                        [--query intersect|distance|penetration|manifold|all]\n"
             "                        [--groups a,b,...] [--reps N] [--warm] [--list]\n"
             "  Runs each (group, query, kernel) of the case file once (checked), then N times\n"
             "  between callgrind client requests. Run under\n"
-            "  valgrind --tool=callgrind --instr-atstart=no. --query and --kernel take comma lists.\n");
+            "  valgrind --tool=callgrind --instr-atstart=no. --query and --kernel take comma lists;\n"
+            "  all = the four queries. manifold: mink_manifold at margin 0.025 (the speculative\n"
+            "  margin of tests/data/manifold.cases), checked with case_check_manifold.\n");
 }
 
 int main(int argc, char **argv)
@@ -230,12 +303,16 @@ int main(int argc, char **argv)
     }
     if (!path) { usage(stderr); return 1; }
 
-    int want_kernel[2], want_query[3];
+    int want_kernel[2], want_query[QUERY_COUNT];
     const int all_k = !strcmp(kernels, "both") || !strcmp(kernels, "all");
     for (int k = 0; k < 2; ++k) want_kernel[k] = all_k || in_list(kernels, kernel_names[k]);
-    for (int q = 0; q < 3; ++q) want_query[q] = !strcmp(queries, "all") || in_list(queries, query_names[q]);
+    int any_query = 0;
+    for (int q = 0; q < QUERY_COUNT; ++q) {
+        want_query[q] = !strcmp(queries, "all") || in_list(queries, query_names[q]);
+        any_query |= want_query[q];
+    }
     if (!want_kernel[0] && !want_kernel[1]) { fprintf(stderr, "mink-perf-driver: bad --kernel %s\n", kernels); return 1; }
-    if (!want_query[0] && !want_query[1] && !want_query[2]) {
+    if (!any_query) {
         fprintf(stderr, "mink-perf-driver: bad --query %s\n", queries);
         return 1;
     }
@@ -306,7 +383,7 @@ int main(int argc, char **argv)
             printf("calib calib cases 0 reps 1\n");
         }
         for (size_t k = 0; k < njobs && rc == 0; ++k)
-            for (int q = 0; q < 3; ++q) {
+            for (int q = 0; q < QUERY_COUNT; ++q) {
                 if (!want_query[q]) continue;
                 for (int kern = 0; kern < 2; ++kern) {
                     if (!want_kernel[kern]) continue;
@@ -316,9 +393,15 @@ int main(int argc, char **argv)
                         mink_cache *cs = w ? caches : NULL;
                         snprintf(label, sizeof label, "%s/%s/%s%s", jobs[k].name, query_names[q],
                                  kernel_names[kern], w ? "-warm" : "");
-                        fails += check_pass(label, &jobs[k], kern, q, cs);
-                        fflush(stdout); /* printing stays outside the region */
-                        measure(label, &jobs[k], kern, q, cs, reps);
+                        if (q == QUERY_MANIFOLD) {
+                            fails += check_manifold_pass(label, &jobs[k], kern, cs);
+                            fflush(stdout); /* printing stays outside the region */
+                            measure_manifold(label, &jobs[k], kern, cs, reps);
+                        } else {
+                            fails += check_pass(label, &jobs[k], kern, q, cs);
+                            fflush(stdout);
+                            measure(label, &jobs[k], kern, q, cs, reps);
+                        }
                         printf("entry %s cases %zu reps %u\n", label, jobs[k].n, reps);
                     }
                 }

@@ -14,9 +14,15 @@
 #   scripts/perf-regress.sh --compare-json OLD.json NEW.json
 #
 #   --reduced     (default) the CI set: a few groups x queries of the simd kernel,
-#                 one ref group, the warm-cache trajectories; one repetition
-#   --full        every group x query x kernel of bench.cases, and traj.cases
-#                 cold and warm for both kernels; three repetitions
+#                 one ref group, the warm-cache trajectories, and simd contact
+#                 manifolds (a few groups of manifold.cases and bench.cases,
+#                 traj.cases cold and warm); one repetition
+#   --full        every group x query (intersect, distance, penetration,
+#                 manifold) x kernel of bench.cases, every group of
+#                 manifold.cases (manifold) and traj.cases cold and warm, for
+#                 both kernels; three repetitions
+#                 (manifold: mink_manifold at margin 0.025, manifold.cases's
+#                 speculative margin; entries manifold/<group>/<kernel>)
 #   --threshold   fail when an entry rises by more than PCT percent (default 2)
 #   --update      write the measured entries into the baseline (a reduced run
 #                 replaces only its own entries, a full run the whole file)
@@ -125,22 +131,31 @@ grep -q MINK_HAVE_CALLGRIND "$build/bench/CMakeFiles/mink-perf-driver.dir/flags.
 # in its own valgrind, in parallel up to --jobs.
 bench="$root/tests/data/bench.cases"
 traj="$root/tests/data/traj.cases"
+manifold="$root/tests/data/manifold.cases"
 if [ "$set_name" = reduced ]; then
-  # Small, medium and huge hulls, the primitives, every query of the simd
-  # kernel; one ref group; the cache on trajectories. One repetition: the
-  # counts are exact, repetitions only amortize a constant.
+  # Small, medium and huge hulls, the primitives, every point query of the
+  # simd kernel; one ref group; the cache on trajectories; simd manifolds of
+  # box stacks, faces, capsules, a mix, two bench.cases groups and the
+  # trajectories (after the point queries of the same run: they only add
+  # entries). One repetition: the counts are exact, repetitions only
+  # amortize a constant.
   runs=(
-    "$bench --kernel simd --query all --groups hull8-sep,hull32-pen,box-box-pen,capsule-box --reps 1"
+    "$bench --kernel simd --query intersect,distance,penetration --groups hull8-sep,hull32-pen,box-box-pen,capsule-box --reps 1"
     "$bench --kernel simd --query distance,penetration --groups hull128-sep,hull1024-sep,sphere-hull32 --reps 1"
     "$bench --kernel ref --query distance,penetration --groups hull32-pen --reps 1"
-    "$traj --warm --kernel simd --query distance,penetration --reps 1"
+    "$traj --warm --kernel simd --query distance,penetration,manifold --reps 1"
+    "$manifold --kernel simd --query manifold --groups box-slab,box-box,hull-face,capsule-flat,general --reps 1"
+    "$bench --kernel simd --query manifold --groups box-box-pen,hull8-pen --reps 1"
   )
 else
+  # --query all: intersect, distance, penetration, then manifold
   runs=(
     "$bench --kernel simd --query all --reps 3"
     "$bench --kernel ref --query all --reps 3"
     "$traj --warm --kernel simd --query all --reps 3"
     "$traj --warm --kernel ref --query all --reps 3"
+    "$manifold --kernel simd --query manifold --reps 3"
+    "$manifold --kernel ref --query manifold --reps 3"
   )
 fi
 
