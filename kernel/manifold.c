@@ -574,16 +574,38 @@ static uint32_t segment_pair_contacts(const mctx *c, v3 n, core_contact out[2])
 static void remember_feature(const mctx *c, mink_cache *cache, const feature *f, float runner_up, int separated,
                              const feature_state *prev);
 
+/* Whether a GJK/EPA answer agrees with the supports along its own normal:
+ * the shapes' overlap (or gap) along it is the signed distance it claims,
+ * up to the preference band and rounding. */
+static int answer_holds(const mctx *c, const mink_result *r)
+{
+    const v3 n = m33_tmul(&c->rot_a, r->normal);
+    uint32_t id;
+    const float along = -(support_of(c, 0, n, &id) + support_of(c, 1, v3_neg(n), &id)) - c->ra - c->rb;
+    return along >= r->distance - c->prefer - 1e-5f * c->scale;
+}
+
 /* GJK/EPA's answer, then the features that carry it. `cache` keeps GJK's
  * state, or, when a face carries the contact, that face: the signed
  * distance GJK/EPA found bounds every axis's separation (EPA's polytope
  * lies inside the difference), so it is the face's runner-up. */
 static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_manifold *out)
 {
+    /* GJK's state, warm; a feature's cache is emptied first (its axis
+     * alone starts EPA on no better ground than a cold query, and on tiny
+     * shapes deep in large ones not as safely) */
+    feature_state fs;
+    if (mink_cache_load_feature(cache, c->a, c->b, &fs)) mink_cache_reset(cache);
     mink_result r;
-    const mink_status st = c->k->penetration(c->a, c->pa_in, c->b, c->pb_in, cache, &r); /* as given: mink_penetration's own answer */
+    mink_status st = c->k->penetration(c->a, c->pa_in, c->b, c->pb_in, cache, &r); /* as given: mink_penetration's own answer */
+    if (st == MINK_ERR_INVALID) return out->status = st;
+    if (cache && !answer_holds(c, &r)) {
+        /* a warm start that led EPA astray (a speck pierced by a long core):
+         * the cold answer */
+        mink_cache_reset(cache);
+        st = c->k->penetration(c->a, c->pa_in, c->b, c->pb_in, cache, &r);
+    }
     out->status = st;
-    if (st == MINK_ERR_INVALID) return st;
     if (r.distance > c->margin) {
         out->normal = r.normal;
         out->count = 0;
@@ -996,9 +1018,12 @@ static int cached_axis_clear(const mctx *c, const mink_cache *cache, v3 *unit)
 {
     cache_state st;
     if (!mink_cache_load_axis(cache, c->a, c->b, &st) || st.outcome != CACHE_SEPARATED) return 0;
-    const v3 u = v3_make(st.axis[0], st.axis[1], st.axis[2]);
+    /* scaled by its largest component first: GJK's last axis of shapes
+     * 1e-23 apart has denormal components, whose squares vanish */
+    const float big = maxf(fabsf(st.axis[0]), maxf(fabsf(st.axis[1]), fabsf(st.axis[2])));
+    if (!(big > 0.0f)) return 0;
+    const v3 u = v3_scale(v3_make(st.axis[0], st.axis[1], st.axis[2]), 1.0f / big);
     const float len = v3_len(u);
-    if (!(len > 0.0f)) return 0;
     uint32_t id;
     const float gap = -(support_of(c, 0, u, &id) + support_of(c, 1, v3_neg(u), &id));
     *unit = v3_scale(u, 1.0f / len);
