@@ -466,15 +466,22 @@ static int tri_normal(const builder *b, uint32_t ia, uint32_t ib, uint32_t ic, d
  * product's error is ~4 eps P (P = |e1|_1 |e2|_1), which tilts the unit
  * normal by ~8 eps P / |e1 x e2| over heights up to the box diagonal; the
  * dot products add ~10 eps of the largest coordinate. Four times that. */
-static void tri_plane(const builder *b, qh_tri *t)
+/* A triangle's first corner, its edges from it and their cross product. */
+static void tri_edges(const builder *b, const qh_tri *t, double a[3], double e1[3], double e2[3], double c[3])
 {
-    double a[3], p[3], q[3], e1[3], e2[3], c[3];
+    double p[3], q[3];
     point_of(b, t->v[0], a);
     point_of(b, t->v[1], p);
     point_of(b, t->v[2], q);
     sub3(p, a, e1);
     sub3(q, a, e2);
     cross3(e1, e2, c);
+}
+
+static void tri_plane(const builder *b, qh_tri *t)
+{
+    double a[3], e1[3], e2[3], c[3];
+    tri_edges(b, t, a, e1, e2, c);
     const double len = sqrt(dot3(c, c));
     const double P = (fabs(e1[0]) + fabs(e1[1]) + fabs(e1[2])) * (fabs(e2[0]) + fabs(e2[1]) + fabs(e2[2]));
     if (!(len > 0.0) || !isfinite(len) || !isfinite(P)) {
@@ -934,13 +941,8 @@ static double seed_height(const builder *b, const merge_state *m, uint32_t p)
 
 static int faces_seed_way(const builder *b, const merge_state *m, const qh_tri *T)
 {
-    double p0[3], p1[3], p2[3], e1[3], e2[3], c[3];
-    point_of(b, T->v[0], p0);
-    point_of(b, T->v[1], p1);
-    point_of(b, T->v[2], p2);
-    sub3(p1, p0, e1);
-    sub3(p2, p0, e2);
-    cross3(e1, e2, c);
+    double p0[3], e1[3], e2[3], c[3];
+    tri_edges(b, T, p0, e1, e2, c);
     return dot3(c, m->n) > 0.0;
 }
 

@@ -1194,6 +1194,12 @@ static int check_manifold(const char *ctx, const fz_shape *a, const mink_pose *p
         manifold_violation(ctx, what, m, pen, NULL, NULL);
     }
     const double tol = WITNESS_REL * L;
+    /* the support planes along the normal: each point must lie inside its
+     * shape's (a necessary condition of lying on its surface) */
+    const double u[3] = {n[0] / len, n[1] / len, n[2] / len}, mu[3] = {-u[0], -u[1], -u[2]};
+    const case_pose qa = case_pose_of(pa), qb = case_pose_of(pb);
+    const double ha = m->count ? case_support_h(&a->cs, &qa, u) : 0.0;
+    const double hb = m->count ? -case_support_h(&b->cs, &qb, mu) : 0.0;
     for (uint32_t i = 0; i < m->count; ++i) {
         const mink_contact *p = &m->points[i];
         const double pa_[3] = {p->point_a.x, p->point_a.y, p->point_a.z};
@@ -1213,11 +1219,6 @@ static int check_manifold(const char *ctx, const fz_shape *a, const mink_pose *p
             snprintf(what, sizeof what, "point %u: separation %.9g above the margin %.9g (+ %.3g)", i, sep, margin, tol);
             manifold_violation(ctx, what, m, pen, NULL, NULL);
         }
-        /* inside each shape's support plane along the normal (a necessary
-         * condition of lying on its surface) */
-        const double u[3] = {n[0] / len, n[1] / len, n[2] / len}, mu[3] = {-u[0], -u[1], -u[2]};
-        const case_pose qa = case_pose_of(pa), qb = case_pose_of(pb);
-        const double ha = case_support_h(&a->cs, &qa, u), hb = -case_support_h(&b->cs, &qb, mu);
         const double ua = u[0] * pa_[0] + u[1] * pa_[1] + u[2] * pa_[2], ub = u[0] * pb_[0] + u[1] * pb_[1] + u[2] * pb_[2];
         if (ua > ha + tol || ub < hb - tol) {
             snprintf(what, sizeof what, "point %u outside its shape: n.pa %.9g vs h_A(n) %.9g, n.pb %.9g vs -h_B(-n) %.9g",
