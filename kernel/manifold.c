@@ -228,7 +228,14 @@ static core_contact edge_contact(const mctx *c, const feature *f, int *inside)
 
 /* A face's loop in A's frame, subsampled to CLIP_MAX_POLYGON points
  * starting at `first` (kept). Returns the count. */
-static uint32_t face_loop(const mctx *c, int of_b, uint32_t face, uint32_t first, v3 *pts, uint32_t *ids)
+/* A core point in A's frame, or in B's when in_b. */
+static v3 frame_point(const mctx *c, int of_b, uint32_t id, int in_b)
+{
+    if (of_b == in_b) return core_point(of_b ? &c->vb : &c->va, id);
+    return of_b ? b_to_a_point(c, core_point(&c->vb, id)) : m33_tmul(&c->rot, v3_sub(core_point(&c->va, id), c->pos));
+}
+
+static uint32_t face_loop(const mctx *c, int of_b, uint32_t face, uint32_t first, int in_b, v3 *pts, uint32_t *ids)
 {
     const core_view *v = of_b ? &c->vb : &c->va;
     const uint32_t size = core_face_size(v, face);
@@ -236,7 +243,7 @@ static uint32_t face_loop(const mctx *c, int of_b, uint32_t face, uint32_t first
     uint32_t n = 0;
     for (uint32_t k = 0; k < size && n < CLIP_MAX_POLYGON; k += step) {
         ids[n] = core_face_point(v, face, (first + k) % size);
-        pts[n] = view_point(c, of_b, ids[n]);
+        pts[n] = frame_point(c, of_b, ids[n], in_b);
         n++;
     }
     return n;
@@ -278,8 +285,9 @@ static uint32_t face_at_point(const mctx *c, int of_b, uint32_t id, v3 dir)
     return best;
 }
 
-/* The incident polygon (A frame) with its points' keys and edges' keys. */
-static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n_ref, clip_point *poly)
+/* The incident polygon (in A's frame, or B's when in_b) with its points'
+ * keys and edges' keys; n_ref in A's frame. */
+static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n_ref, int in_b, clip_point *poly)
 {
     const core_view *v = of_b ? &c->vb : &c->va;
     uint32_t ids[CLIP_MAX_POLYGON];
@@ -297,11 +305,11 @@ static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n
             ids[0] = support;
             n = 1;
         } else {
-            n = face_loop(c, of_b, g, loop_position(v, g, support), pts, ids);
+            n = face_loop(c, of_b, g, loop_position(v, g, support), in_b, pts, ids);
         }
     }
     for (uint32_t i = 0; i < n; ++i) {
-        poly[i].p = view_point(c, of_b, ids[i]);
+        poly[i].p = frame_point(c, of_b, ids[i], in_b);
         poly[i].key = clip_key(1, (uint32_t)of_b, ids[i], 0);
         poly[i].edge = clip_edge_key(6 + (uint32_t)of_b, ids[i], ids[i + 1 < n ? i + 1 : 0]);
     }
@@ -409,18 +417,19 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
 static uint32_t face_contacts(const mctx *c, const feature *f, core_contact out[4], float *deepest)
 {
     if (c->a->type == MINK_SHAPE_BOX && c->b->type == MINK_SHAPE_BOX) return box_face_contacts(c, f, out, deepest);
+    /* in the reference shape's frame, where its face is exact (a speck's
+     * face far from A's origin would round away in A's) */
     const int ref_b = f->type == CACHE_FEATURE_FACE_B;
     const core_view *rv = ref_b ? &c->vb : &c->va;
-    const v3 n_ref = ref_b ? v3_neg(f->n) : f->n; /* outward of the reference shape */
-    float d_ref = core_face_offset(rv, f->i);
-    if (ref_b) d_ref += v3_dot(n_ref, c->pos);
+    const v3 n_ref = core_face_normal(rv, f->i);
+    const float d_ref = core_face_offset(rv, f->i);
     v3 ref[CLIP_MAX_POLYGON];
     uint32_t ref_ids[CLIP_MAX_POLYGON];
-    const uint32_t nr = face_loop(c, ref_b, f->i, 0, ref, ref_ids);
+    const uint32_t nr = face_loop(c, ref_b, f->i, 0, ref_b, ref, ref_ids);
     clip_point poly[CLIP_MAX_POINTS], scratch[CLIP_MAX_POINTS];
-    uint32_t n = incident_polygon(c, !ref_b, f->support, n_ref, poly);
+    uint32_t n = incident_polygon(c, !ref_b, f->support, ref_b ? v3_neg(f->n) : f->n, ref_b, poly);
     n = clip_polygon(poly, n, ref, ref_ids, nr, n_ref, scratch);
-    return patch_contacts(c, f, poly, n, n_ref, d_ref, 0, out, deepest);
+    return patch_contacts(c, f, poly, n, n_ref, d_ref, ref_b, out, deepest);
 }
 
 /* ------------------------------------------------------------ output */
@@ -496,12 +505,27 @@ static void emit(const mctx *c, v3 n, const core_contact *cc, uint32_t count, st
 static void emit_single(const mctx *c, const mink_result *r, struct mink_manifold *out)
 {
     const v3 n = m33_tmul(&c->rot_a, r->normal);
+    const uint32_t key = clip_key(8, supporting_feature(c, 0, n), supporting_feature(c, 1, v3_neg(n)), 0);
+    /* witnesses on their shapes' support planes along the normal; a query
+     * that hit its iteration cap may leave one off its shape: then the
+     * support points themselves */
+    uint32_t ia, ib;
+    const float ha = support_of(c, 0, n, &ia), hb = support_of(c, 1, v3_neg(n), &ib);
+    const v3 pa = m33_tmul(&c->rot_a, v3_sub(r->point_a, c->pa.p)), pb = m33_tmul(&c->rot_a, v3_sub(r->point_b, c->pa.p));
+    /* + the rounding of world points far from the origin back to A's frame */
+    const float far = maxf(maxf(fabsf(c->pa.p.x), fabsf(c->pa.p.y)), fabsf(c->pa.p.z)) + v3_len(pa) + v3_len(pb);
+    const float slack = c->prefer + 1e-5f * c->scale + 16.0f * FLT_EPSILON * far;
+    if (v3_dot(n, pa) - c->ra > ha + slack || -v3_dot(n, pb) - c->rb > hb + slack) {
+        core_contact cc = contact_between(c, view_point(c, 0, ia), view_point(c, 1, ib), n, key);
+        emit(c, n, &cc, 1, out);
+        return;
+    }
     out->normal = r->normal;
     out->count = 1;
     out->points[0].point_a = r->point_a;
     out->points[0].point_b = r->point_b;
     out->points[0].separation = r->distance;
-    out->points[0].id = clip_key(8, supporting_feature(c, 0, n), supporting_feature(c, 1, v3_neg(n)), 0);
+    out->points[0].id = key;
 }
 
 /* ------------------------------------------------------------ normal from GJK/EPA */
@@ -574,15 +598,15 @@ static uint32_t segment_pair_contacts(const mctx *c, v3 n, core_contact out[2])
 static void remember_feature(const mctx *c, mink_cache *cache, const feature *f, float runner_up, int separated,
                              const feature_state *prev);
 
-/* Whether a GJK/EPA answer agrees with the supports along its own normal:
- * the shapes' overlap (or gap) along it is the signed distance it claims,
- * up to the preference band and rounding. */
-static int answer_holds(const mctx *c, const mink_result *r)
+/* How far a GJK/EPA answer claims a shallower contact than the supports
+ * give along its own normal (the shapes' overlap or gap along it): about
+ * zero for a right answer, large for a normal EPA got wrong. */
+static float answer_excess(const mctx *c, const mink_result *r)
 {
     const v3 n = m33_tmul(&c->rot_a, r->normal);
     uint32_t id;
     const float along = -(support_of(c, 0, n, &id) + support_of(c, 1, v3_neg(n), &id)) - c->ra - c->rb;
-    return along >= r->distance - c->prefer - 1e-5f * c->scale;
+    return r->distance - along;
 }
 
 /* GJK/EPA's answer, then the features that carry it. `cache` keeps GJK's
@@ -599,11 +623,25 @@ static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_man
     mink_result r;
     mink_status st = c->k->penetration(c->a, c->pa_in, c->b, c->pb_in, cache, &r); /* as given: mink_penetration's own answer */
     if (st == MINK_ERR_INVALID) return out->status = st;
-    if (cache && !answer_holds(c, &r)) {
-        /* a warm start that led EPA astray (a speck pierced by a long core):
-         * the cold answer */
-        mink_cache_reset(cache);
-        st = c->k->penetration(c->a, c->pa_in, c->b, c->pb_in, cache, &r);
+    /* an answer off by more than the query tolerance (1e-4 of the scale) */
+    const float allowed = c->prefer + 1e-4f * c->scale;
+    float excess = answer_excess(c, &r);
+    if (excess > allowed) {
+        /* a warm start that led EPA astray (a speck pierced by a long
+         * core): the cold answer; else the pair swapped (the order of the
+         * shapes changes EPA's start); the better of them */
+        if (cache) {
+            mink_cache_reset(cache);
+            st = c->k->penetration(c->a, c->pa_in, c->b, c->pb_in, cache, &r);
+            excess = answer_excess(c, &r);
+        }
+        mink_result w;
+        if (excess > allowed && c->k->penetration(c->b, c->pb_in, c->a, c->pa_in, NULL, &w) >= 0) {
+            const mink_vec3 t = w.point_a;
+            w.normal = v3_neg(w.normal);
+            w.point_a = w.point_b, w.point_b = t;
+            if (answer_excess(c, &w) < excess) r = w, st = w.status;
+        }
     }
     out->status = st;
     if (r.distance > c->margin) {
