@@ -97,6 +97,14 @@ static v3 view_point(const mctx *c, int of_b, uint32_t id)
     return of_b ? b_to_a_point(c, core_point(&c->vb, id)) : core_point(&c->va, id);
 }
 
+/* Whether a shape is a speck next to the pair: its faces cannot serve as a
+ * reference (their side planes round away). */
+static int speck(const mctx *c, int of_b)
+{
+    const float extent = of_b ? c->b->extent : c->a->extent;
+    return !(extent > 1e-6f * c->scale && extent > 1e-30f);
+}
+
 /* ------------------------------------------------------------ features */
 
 /* A face of A (or of B): the separation of the other core from its plane. */
@@ -548,7 +556,7 @@ static int face_for_normal(const mctx *c, v3 n, float s, feature *f)
     int have = 0;
     for (int of_b = 0; of_b < 2; ++of_b) {
         const core_view *v = of_b ? &c->vb : &c->va;
-        if (v->kind != CORE_POLY) continue;
+        if (v->kind != CORE_POLY || speck(c, of_b)) continue;
         const v3 out_dir = of_b ? v3_neg(n) : n; /* outward of this shape at the contact */
         uint32_t id;
         support_of(c, of_b, out_dir, &id);
@@ -923,6 +931,10 @@ static int contacts_from_feature(const mctx *c, const feature *f, struct mink_ma
         emit(c, f->n, cc, 1, out);
         return 1;
     }
+    /* a speck's faces (a shape a millionth of the pair's scale, or one whose
+     * coordinates are near float's smallest) are too small to clip against:
+     * GJK/EPA answers */
+    if (speck(c, f->type == CACHE_FEATURE_FACE_B)) return 0;
     /* the clipped points reach the face's separation: a point of the other
      * core lies over the face at that separation, so for separated cores
      * it is their distance (up to rounding), and for overlapping ones the
