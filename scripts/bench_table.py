@@ -628,6 +628,10 @@ def main():
     impls = sorted({i for q in results.values() for g in q.values() for i in g}, key=impl_key)
 
     ctx = contexts[0] if contexts else {}
+    # keys a later chunk added (the manifold family's case file) from any run
+    for other in contexts[1:]:
+        for key, value in other.items():
+            ctx.setdefault(key, value)
     simds = sorted({c.get("mink_simd", "?") for c in contexts}, key=lambda w: impl_key("simd-" + w))
     tsc_hz = float(ctx.get("tsc_hz", "0") or 0)
     reps = max((c["reps"] for q in results.values() for g in q.values() for c in g.values()), default=0)
