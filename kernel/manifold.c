@@ -514,9 +514,18 @@ static void emit_single(const mctx *c, const mink_result *r, struct mink_manifol
 {
     const v3 n = m33_tmul(&c->rot_a, r->normal);
     const uint32_t key = clip_key(8, supporting_feature(c, 0, n), supporting_feature(c, 1, v3_neg(n)), 0);
-    /* witnesses on their shapes' support planes along the normal; a query
-     * that hit its iteration cap may leave one off its shape: then the
-     * support points themselves */
+    /* witnesses on their shapes' support planes along the normal: a query
+     * that hit its iteration cap may leave one off its shape (then the
+     * support points themselves) */
+    if (r->status == MINK_OK) {
+        out->normal = r->normal;
+        out->count = 1;
+        out->points[0].point_a = r->point_a;
+        out->points[0].point_b = r->point_b;
+        out->points[0].separation = r->distance;
+        out->points[0].id = key;
+        return;
+    }
     uint32_t ia, ib;
     const float ha = support_of(c, 0, n, &ia), hb = support_of(c, 1, v3_neg(n), &ib);
     const v3 pa = m33_tmul(&c->rot_a, v3_sub(r->point_a, c->pa.p)), pb = m33_tmul(&c->rot_a, v3_sub(r->point_b, c->pa.p));
@@ -631,7 +640,9 @@ static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_man
     mink_result r;
     mink_status st = c->k->penetration(c->a, c->pa_in, c->b, c->pb_in, cache, &r); /* as given: mink_penetration's own answer */
     if (st == MINK_ERR_INVALID) return out->status = st;
-    /* an answer off by more than the query tolerance (1e-4 of the scale) */
+    /* an answer off by more than the query tolerance (1e-4 of the scale):
+     * two supports, also for separated cores (a warm GJK was seen to stop
+     * on a wrong axis there too) */
     const float allowed = c->prefer + 1e-4f * c->scale;
     float excess = answer_excess(c, &r);
     if (excess > allowed) {
