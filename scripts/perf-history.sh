@@ -5,7 +5,7 @@
 #
 # Usage:
 #   scripts/perf-history.sh [--last N | --range A..B] [--full|--reduced] [--out DIR]
-#                           [--threshold PCT] [--jobs N] [--retry-failed] [--no-chart]
+#                           [--threshold PCT] [--jobs N] [--retry-failed] [--no-chart] [--strict]
 #   scripts/perf-history.sh --wall FILE.json [--commit REV] [--machine NAME] [--out DIR]
 #
 #   --last N      the last N commits of HEAD's first-parent line (default 1)
@@ -20,6 +20,8 @@
 #   --jobs N      callgrind runs at a time, passed on to perf-regress.sh (default nproc)
 #   --retry-failed  measure again the commits recorded as failed
 #   --no-chart    the report only
+#   --strict      exit 1 when a commit measured in this run did not measure
+#                 (CI: the script and each commit's perf-regress.sh still fit)
 #   --wall FILE   advisory wall time: a Google Benchmark JSON (scripts/bench.sh's
 #                 bench.json) tags commit REV (default HEAD) with its medians
 #                 (ns/query) and MACHINE (default: the directory name under
@@ -44,7 +46,7 @@
 # runner without AVX2 is not a failure of the commit).
 #
 # Exit status: 0 done (also when commits failed to build: they are recorded),
-# 2 usage error or missing tools.
+# 1 with --strict when one did not measure, 2 usage error or missing tools.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,6 +71,8 @@ threshold=2
 jobs=$(nproc 2>/dev/null || echo 2)
 retry=()
 chart=1
+strict=0
+not_ok=0
 wall=""
 wall_rev=HEAD
 machine=""
@@ -84,6 +88,7 @@ while [ $# -gt 0 ]; do
     --jobs) [ $# -ge 2 ] || die "--jobs needs a value"; jobs=$2; shift ;;
     --retry-failed) retry=(--retry-failed) ;;
     --no-chart) chart=0 ;;
+    --strict) strict=1 ;;
     --wall) [ $# -ge 2 ] || die "--wall needs a Google Benchmark JSON file"; wall=$2; shift ;;
     --commit) [ $# -ge 2 ] || die "--commit needs a revision"; wall_rev=$2; shift ;;
     --machine) [ $# -ge 2 ] || die "--machine needs a name"; machine=$2; shift ;;
@@ -192,6 +197,7 @@ measure() { # hash short date subject
   if [ "$status" = ok ]; then
     say "$short measured in $((SECONDS - t0)) s (callgrind ${run_s:-?} s)"
   else
+    not_ok=$((not_ok + 1))
     say "$short: $status, recorded ($((SECONDS - t0)) s); its log's last lines:"
     grep -v '^==' "$tmp/log" | tail -n 5 >&2 || true
   fi
@@ -244,3 +250,7 @@ if [ "$chart" = 1 ]; then
   fi
 fi
 say "$done_n commits measured; history $history, report $out/report.txt"
+if [ "$strict" = 1 ] && [ "$not_ok" -gt 0 ]; then
+  say "FAIL (--strict): $not_ok of the $done_n commits measured in this run did not measure"
+  exit 1
+fi

@@ -481,6 +481,8 @@ def chart_script(lines, commits, set_name, backend, png, terminal):
         tics += ", %s %d" % (gp_str(commits[n - 1]["short"]), n - 1)
     p("set xtics rotate by 90 right (%s) font %s" % (tics, gp_str("Sans,7" if terminal == "pngcairo" else "7")))
     p("set ylabel 'relative to first'")
+    p("set lmargin 10")
+    p("set rmargin 26")  # the key's room, the same in every panel so the plots line up
     for i, c in enumerate(commits):
         if c.get("status") != "ok":
             p("set object rect from %g, graph 0 to %g, graph 1 behind fc rgb '#f3c6c6' fs solid 0.6 noborder"
@@ -494,10 +496,11 @@ def chart_script(lines, commits, set_name, backend, png, terminal):
                 ptitle += " (shaded: not measured)"
             p("set title %s" % gp_str(ptitle))
             if not keys:
-                p("unset key")
                 p("set yrange [0.9:1.1]")
+                p("set ytics autofreq")
+                p("set label 1 'no %s entries in the %s set' at graph 0.5, graph 0.5 center" % (fam, set_name))
                 p("plot 1 lc rgb '#ffffff' notitle")
-                p("set key")
+                p("unset label 1")
                 continue
             ratios, plots, blocks = [], [], []
             for j, key in enumerate(keys):
@@ -526,7 +529,13 @@ def chart_script(lines, commits, set_name, backend, png, terminal):
                              % (name, ["#444444", "#999999"][m % 2], gp_str("wall, %s (advisory)" % machine)))
             lo, hi = min(ratios), max(ratios)
             lo, hi = min(lo, 0.99), max(hi, 1.01)
-            p("set yrange [%g:%g]" % (lo / 1.02, hi * 1.02))
+            lo, hi = lo / 1.01, hi * 1.01
+            p("set yrange [%g:%g]" % (lo, hi))
+            tics = ratio_tics(lo, hi)
+            if tics:
+                p("set ytics (%s)" % ", ".join("'%g' %g" % (t, t) for t in tics))
+            else:
+                p("set ytics autofreq")
             for name, pts in blocks:
                 p("$%s << EOD" % name)
                 for x, r in pts:
@@ -536,6 +545,17 @@ def chart_script(lines, commits, set_name, backend, png, terminal):
     p("unset multiplot")
     p("set output")
     return "\n".join(s) + "\n"
+
+
+def ratio_tics(lo, hi):
+    """Tics 1 + k*step for a ratio range near 1 (log-scale decades say nothing there)."""
+    if hi / lo > 4.0:
+        return None
+    for step in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5):
+        k0, k1 = math.ceil((lo - 1.0) / step), math.floor((hi - 1.0) / step)
+        if k1 - k0 <= 8:
+            return [round(1.0 + k * step, 6) for k in range(k0, k1 + 1) if 1.0 + k * step > 0]
+    return None
 
 
 def gnuplot_terminal(gp):
