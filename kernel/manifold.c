@@ -324,15 +324,29 @@ static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n
     return n;
 }
 
+/* Whether a point of the incident feature at separation s belongs to the
+ * touching patch whose deepest point is `low` at separation `deepest`:
+ * within `touch` of it, or rising from it by at most MINK_MANIFOLD_TILT
+ * per unit of distance along the face (a face that slightly tilted, as a
+ * box settling on another does, keeps all its corners). */
+static int touches(const mctx *c, v3 p, float s, v3 low, float deepest, v3 n)
+{
+    const float rise = s - deepest;
+    if (rise <= c->touch) return 1;
+    const v3 d = v3_sub(p, low);
+    const float along = v3_len(v3_sub(d, v3_scale(n, v3_dot(n, d))));
+    return rise <= MINK_MANIFOLD_TILT * along;
+}
+
 /* The contact points of a clipped patch: poly (n points of the incident
  * core over the reference face, in A's frame, or in B's when in_b) with
  * the reference plane n_ref.x = d_ref in the same frame. Keeps the
- * touching part (the points within `touch` of the deepest, and within the
- * margin), reduces it to four and moves the points out by the radii along
- * the normal: the touching points of the cores are the lowest ones of the
- * incident feature, so moved by the radius along the normal they lie on
- * the rounded surface (exactly, or within radius x tilt^2 / 2 for a face
- * tilted by up to `touch` / size). Returns the count; *deepest the
+ * touching part (the points within the margin that `touches`), reduces it
+ * to four and moves the points out by the radii along the normal: the
+ * touching points of the cores are the lowest ones of the incident
+ * feature, so moved by the radius along the normal they lie on the
+ * rounded surface (exactly, or within radius x tilt^2 / 2 for a face
+ * tilted by up to MINK_MANIFOLD_TILT). Returns the count; *deepest the
  * smallest core separation (+inf when the clip left nothing). */
 static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly, uint32_t n, v3 n_ref, float d_ref,
                                int in_b, core_contact out[4], float *deepest)
@@ -344,10 +358,12 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
         sep[i] = v3_dot(n_ref, poly[i].p) - d_ref;
         *deepest = minf(*deepest, sep[i]);
     }
-    const float keep = minf(c->margin_core + c->prefer, *deepest + c->touch);
+    uint32_t low = 0;
+    for (uint32_t i = 1; i < n; ++i) low = sep[i] < sep[low] ? i : low;
+    const float within = c->margin_core + c->prefer;
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (sep[i] <= keep) {
+        if (sep[i] <= within && touches(c, poly[i].p, sep[i], poly[low].p, *deepest, n_ref)) {
             poly[kept] = poly[i];
             sep[kept++] = sep[i];
         }
@@ -605,10 +621,12 @@ static uint32_t segment_pair_contacts(const mctx *c, v3 n, core_contact out[2])
         const v3 pa = v3_add(a0, v3_scale(da, s));
         touching[e] = contact_between(c, pa, pb, n, clip_key(11, (uint32_t)e, 0, 0));
     }
-    /* as for faces: within the margin of the deeper end's plane */
-    const float keep = minf(c->margin + c->prefer, minf(touching[0].sep, touching[1].sep) + c->touch);
+    /* as for faces: within the margin, and touching from the deeper end */
+    const int low = touching[1].sep < touching[0].sep;
     for (int e = 0; e < 2; ++e)
-        if (touching[e].sep <= keep) out[count++] = touching[e];
+        if (touching[e].sep <= c->margin + c->prefer &&
+            touches(c, touching[e].pb, touching[e].sep, touching[low].pb, touching[low].sep, n))
+            out[count++] = touching[e];
     return count;
 }
 

@@ -53,12 +53,20 @@
 #define MINK_MANIFOLD_PREFER_REL 1e-5f
 
 /* A manifold's points are the touching features' patch: the clipped
- * points within this times the smaller shape's size of the deepest one
- * (and within the margin). Faces tilted by less than about this angle
- * still give all their corners (a box settling on the ground keeps four
- * points); more tilted ones touch with their lowest feature only. */
+ * points within the margin that lie within this times the smaller shape's
+ * size of the deepest one, or that rise from it by at most
+ * MINK_MANIFOLD_TILT per unit of distance along the face. Faces tilted by
+ * less than that angle (radians) give all their corners within the margin:
+ * a box settling on the ground, or on a stack of boxes, keeps its four
+ * points while it wobbles (with fewer it rocks, and stacks fall). More
+ * tilted ones touch with their lowest feature only. A rounded face tilted
+ * by t puts its points within radius x t^2 / 2 of the surface (5e-5 of the
+ * radius): well inside the query tolerance. */
 #ifndef MINK_MANIFOLD_TOUCH_REL
 #define MINK_MANIFOLD_TOUCH_REL 1e-3f
+#endif
+#ifndef MINK_MANIFOLD_TILT
+#define MINK_MANIFOLD_TILT 1e-2f
 #endif
 
 /* Iteration caps: GJK adds one support point per iteration and converges in

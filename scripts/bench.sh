@@ -7,6 +7,7 @@
 #
 # Usage: scripts/bench.sh [--quick] [--filter REGEX] [--peers-only | --no-peers]
 #                         [--tolerate-wrong] [--widths "sse41 avx2"] [--out DIR]
+#                         [--scenes | --no-scenes]
 #   --quick           1 repetition instead of 5 (a first look: ~1-2 minutes)
 #   --filter REGEX    only benchmarks whose name matches, e.g. 'distance/hull32'
 #                     (names are <query>/<group>/<impl>: distance/hull32-sep/ref;
@@ -39,6 +40,11 @@
 # MINK_BENCH_CASES (another case file); MINK_BENCH_TRAJ (another trajectory
 # file); MINK_BENCH_BATCH_PAIRS (pairs per kind of the batch family, 4096);
 # MINK_BENCH_MANIFOLD (another manifold case file).
+# Bullet scenes (when Bullet is installed; --no-scenes skips them, --scenes
+# runs only them): integrations/bullet's mink-bullet-scenes on the widest
+# build, each scene with Bullet's narrowphase and with mink's (narrowphase
+# and step ms per step, contacts, drift, bodies lost); the table gains
+# their rows and <out>/scenes/ their pictures.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -48,6 +54,7 @@ impls="ref,simd,peers"
 tolerate=()
 widths=""
 out=""
+scenes=yes
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -58,6 +65,8 @@ while [ $# -gt 0 ]; do
     --tolerate-wrong) tolerate=(--tolerate-wrong) ;;
     --widths) widths=${2:?--widths needs a list}; shift ;;
     --widths=*) widths=${1#--widths=} ;;
+    --scenes) scenes=only ;;
+    --no-scenes) scenes=no ;;
     --out) out=${2:?--out needs a directory}; shift ;;
     --out=*) out=${1#--out=} ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -90,6 +99,8 @@ if [ -z "$widths" ]; then
   esac
 fi
 
+# a filtered run is a narrow look: the scenes only when asked for
+[ -n "$filter" ] && [ "$scenes" = yes ] && scenes=no
 jobs=$(nproc 2>/dev/null || echo 2)
 bins=()
 built=()
@@ -134,7 +145,9 @@ common=(--benchmark_min_time="${MINK_BENCH_MIN_TIME:-0.05}"
 # not over one placement. A crash loses one chunk, not the run.
 start=$(date +%s)
 failed=0
-for q in intersect distance penetration manifold; do
+queries="intersect distance penetration manifold"
+[ "$scenes" = only ] && queries=""
+for q in $queries; do
   say "$q: $reps repetition(s) of ${built[*]}"
   for rep in $(seq "$reps"); do
     for k in "${!bins[@]}"; do
@@ -172,9 +185,32 @@ notes=(--note "machine: $machine; CPU: ${cpu:-unknown} ($jobs cores); mink $git_
        --note "run: $run; min_time ${MINK_BENCH_MIN_TIME:-0.05} s per repetition; cold caches (coherence: cold and warm)")
 shopt -s nullglob
 runs=("$tmp"/*.json)
-[ ${#runs[@]} -gt 0 ] || { say "no results"; exit 1; }
-"$py" "$root/scripts/bench_table.py" --out-dir "$out" --name "$name" "${notes[@]}" "${runs[@]}"
-saved="$out/$name.txt, $out/$name.json"
-[ -f "$out/$name.png" ] && saved="$saved, $out/$name.png"
-say "results: $saved"
+if [ "$scenes" != only ]; then
+  [ ${#runs[@]} -gt 0 ] || { say "no results"; exit 1; }
+  "$py" "$root/scripts/bench_table.py" --out-dir "$out" --name "$name" "${notes[@]}" "${runs[@]}"
+  saved="$out/$name.txt, $out/$name.json"
+  [ -f "$out/$name.png" ] && saved="$saved, $out/$name.png"
+  say "results: $saved"
+fi
+
+# Bullet scenes: Bullet's narrowphase against mink's inside Bullet itself
+if [ "$scenes" != no ]; then
+  build="$root/build/bench-${built[${#built[@]}-1]}"
+  if cmake --build "$build" -j"$jobs" --target mink-bullet-scenes >"$build/scenes-build.log" 2>&1 &&
+     [ -x "$build/integrations/bullet/mink-bullet-scenes" ]; then
+    mkdir -p "$out/scenes"
+    say "Bullet scenes (${built[${#built[@]}-1]} build): pyramid, pile, stack; 600 steps each, both narrowphases"
+    if "$build/integrations/bullet/mink-bullet-scenes" --out "$out/scenes" | tee "$out/scenes/scenes.txt"; then
+      if [ "$scenes" != only ] && [ -f "$out/$name.txt" ]; then
+        { echo; echo "Bullet scenes (integrations/bullet, 60 Hz, 600 steps; medians over steps):"; cat "$out/scenes/scenes.txt"; } >>"$out/$name.txt"
+      fi
+      bash "$root/integrations/bullet/plot-scenes.sh" "$out/scenes" || say "scene pictures skipped (gnuplot?)"
+    else
+      say "mink-bullet-scenes failed"
+      failed=1
+    fi
+  else
+    say "Bullet scenes skipped: Bullet not found (MINK_SETUP_BENCH=1 scripts/setup-deps.sh installs it)"
+  fi
+fi
 exit $failed

@@ -1,0 +1,482 @@
+// mink inside Bullet: see mink_bullet.h.
+#include "mink_bullet.h"
+
+#include <BulletCollision/BroadphaseCollision/btBroadphaseProxy.h>
+#include <BulletCollision/CollisionDispatch/btActivatingCollisionAlgorithm.h>
+#include <BulletCollision/CollisionDispatch/btCollisionConfiguration.h>
+#include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
+#include <BulletCollision/CollisionDispatch/btCollisionObject.h>
+#include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
+#include <BulletCollision/CollisionDispatch/btManifoldResult.h>
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btCapsuleShape.h>
+#include <BulletCollision/CollisionShapes/btConvexHullShape.h>
+#include <BulletCollision/CollisionShapes/btMultiSphereShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
+#include <LinearMath/btPoolAllocator.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <unordered_map>
+#include <vector>
+
+// mink.h names a function after its struct (mink_manifold), which g++'s
+// -Wshadow reports as hiding the struct's constructor: C has none.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#include <mink/mink.h>
+#pragma GCC diagnostic pop
+
+namespace {
+
+// ------------------------------------------------------------ shapes
+
+// A Bullet shape as mink sees it, and what it was made from (to notice a
+// shape changed since).
+struct TranslatedShape {
+    mink_shape shape{};
+    btTransform local = btTransform::getIdentity(); // mink's core frame in the Bullet shape's frame
+    bool turned = false;                             // local is not the identity
+    void *hull_memory = nullptr;
+    std::vector<btScalar> signature;
+    ~TranslatedShape() { std::free(hull_memory); }
+};
+
+// What the translation depends on: type, margin, scaling, dimensions, points.
+std::vector<btScalar> signature_of(const btCollisionShape *s)
+{
+    std::vector<btScalar> sig;
+    const btVector3 sc = s->getLocalScaling();
+    sig.insert(sig.end(), {btScalar(s->getShapeType()), s->getMargin(), sc.x(), sc.y(), sc.z()});
+    switch (s->getShapeType()) {
+    case BOX_SHAPE_PROXYTYPE: {
+        const btVector3 h = static_cast<const btBoxShape *>(s)->getHalfExtentsWithMargin();
+        sig.insert(sig.end(), {h.x(), h.y(), h.z()});
+        break;
+    }
+    case SPHERE_SHAPE_PROXYTYPE: sig.push_back(static_cast<const btSphereShape *>(s)->getRadius()); break;
+    case CAPSULE_SHAPE_PROXYTYPE: {
+        const auto *c = static_cast<const btCapsuleShape *>(s);
+        sig.insert(sig.end(), {btScalar(c->getUpAxis()), c->getRadius(), c->getHalfHeight()});
+        break;
+    }
+    case CONVEX_HULL_SHAPE_PROXYTYPE: {
+        const auto *h = static_cast<const btConvexHullShape *>(s);
+        for (int i = 0; i < h->getNumPoints(); ++i) {
+            const btVector3 p = h->getUnscaledPoints()[i];
+            sig.insert(sig.end(), {p.x(), p.y(), p.z()});
+        }
+        break;
+    }
+    case MULTI_SPHERE_SHAPE_PROXYTYPE: {
+        const auto *m = static_cast<const btMultiSphereShape *>(s);
+        for (int i = 0; i < m->getSphereCount(); ++i) {
+            const btVector3 p = m->getSpherePosition(i);
+            sig.insert(sig.end(), {p.x(), p.y(), p.z(), m->getSphereRadius(i)});
+        }
+        break;
+    }
+    default: break;
+    }
+    return sig;
+}
+
+// The rotation taking mink's capsule axis (+Y) to the unit direction d.
+btQuaternion y_to(const btVector3 &d)
+{
+    if (d.y() < btScalar(-0.999999)) return btQuaternion(btVector3(1, 0, 0), SIMD_PI);
+    return shortestArcQuat(btVector3(0, 1, 0), d);
+}
+
+bool capsule_along(TranslatedShape &t, const btVector3 &axis, btScalar r, btScalar half_height)
+{
+    t.shape = mink_capsule(float(r), float(half_height));
+    if (axis.y() < btScalar(0.999999)) {
+        t.local.setRotation(y_to(axis));
+        t.turned = true;
+    }
+    return mink_shape_is_valid(&t.shape) != 0;
+}
+
+// nullptr when the shape does not map (its pairs keep Bullet's algorithm).
+std::unique_ptr<TranslatedShape> translate(const btCollisionShape *s)
+{
+    auto t = std::make_unique<TranslatedShape>();
+    bool ok = false;
+    switch (s->getShapeType()) {
+    case BOX_SHAPE_PROXYTYPE: {
+        const auto *b = static_cast<const btBoxShape *>(s);
+        // sharp, the margin inside: as Bullet's box-box, sphere-box and
+        // polyhedral clipping see it
+        const btVector3 h = b->getHalfExtentsWithMargin();
+        t->shape = mink_box(float(h.x()), float(h.y()), float(h.z()), 0.0f);
+        ok = mink_shape_is_valid(&t->shape) != 0;
+        break;
+    }
+    case SPHERE_SHAPE_PROXYTYPE:
+        t->shape = mink_sphere(float(static_cast<const btSphereShape *>(s)->getRadius()));
+        ok = mink_shape_is_valid(&t->shape) != 0;
+        break;
+    case CAPSULE_SHAPE_PROXYTYPE: {
+        const auto *c = static_cast<const btCapsuleShape *>(s);
+        btVector3 axis(0, 0, 0);
+        axis[c->getUpAxis()] = 1;
+        ok = capsule_along(*t, axis, c->getRadius(), c->getHalfHeight());
+        break;
+    }
+    case CONVEX_HULL_SHAPE_PROXYTYPE: {
+        const auto *h = static_cast<const btConvexHullShape *>(s);
+        const int n = h->getNumPoints();
+        if (n <= 0) break;
+        std::vector<float> xyz(size_t(n) * 3);
+        for (int i = 0; i < n; ++i) {
+            const btVector3 p = h->getScaledPoint(i);
+            xyz[3 * i] = float(p.x()), xyz[3 * i + 1] = float(p.y()), xyz[3 * i + 2] = float(p.z());
+        }
+        const size_t bytes = mink_hull_bytes(uint32_t(n));
+        if (bytes == 0) break;
+        const size_t rounded = (bytes + MINK_HULL_ALIGN - 1) / MINK_HULL_ALIGN * MINK_HULL_ALIGN;
+        t->hull_memory = std::aligned_alloc(MINK_HULL_ALIGN, rounded);
+        if (!t->hull_memory) break;
+        ok = mink_hull_init(&t->shape, t->hull_memory, rounded, xyz.data(), uint32_t(n), float(h->getMargin())) ==
+             MINK_OK;
+        break;
+    }
+    case MULTI_SPHERE_SHAPE_PROXYTYPE: {
+        // Bullet scales positions and radii per axis: only uniform scaling maps.
+        const auto *m = static_cast<const btMultiSphereShape *>(s);
+        const btVector3 sc = m->getLocalScaling();
+        if (sc.x() != sc.y() || sc.x() != sc.z()) break;
+        const btScalar k = sc.x();
+        if (m->getSphereCount() == 1 && m->getSpherePosition(0).fuzzyZero()) {
+            t->shape = mink_sphere(float(m->getSphereRadius(0) * k));
+            ok = mink_shape_is_valid(&t->shape) != 0;
+        } else if (m->getSphereCount() == 2 && m->getSphereRadius(0) == m->getSphereRadius(1) &&
+                   (m->getSpherePosition(0) + m->getSpherePosition(1)).fuzzyZero()) {
+            const btVector3 d = (m->getSpherePosition(1) - m->getSpherePosition(0)) * k;
+            const btScalar len = d.length();
+            if (len > 0) ok = capsule_along(*t, d / len, m->getSphereRadius(0) * k, len / 2);
+        }
+        break;
+    }
+    default: break;
+    }
+    if (!ok) return nullptr;
+    t->signature = signature_of(s);
+    return t;
+}
+
+// Translations of every shape seen, shared by all registered dispatchers.
+struct ShapeTable {
+    std::mutex lock;
+    std::unordered_map<const btCollisionShape *, std::unique_ptr<TranslatedShape>> shapes;
+    // translations replaced because their shape changed: pairs created
+    // before may still use them, so they are kept (a rare event)
+    std::vector<std::unique_ptr<TranslatedShape>> retired;
+
+    const TranslatedShape *find(const btCollisionShape *s)
+    {
+        std::lock_guard<std::mutex> guard(lock);
+        auto it = shapes.find(s);
+        if (it != shapes.end() && it->second && it->second->signature == signature_of(s)) return it->second.get();
+        std::unique_ptr<TranslatedShape> t = translate(s);
+        const TranslatedShape *result = t.get();
+        if (it != shapes.end()) {
+            if (it->second) retired.push_back(std::move(it->second));
+            it->second = std::move(t);
+        } else {
+            shapes.emplace(s, std::move(t));
+        }
+        return result;
+    }
+};
+
+ShapeTable &shape_table()
+{
+    static ShapeTable table;
+    return table;
+}
+
+struct Counters {
+    std::atomic<unsigned long long> mink_pairs{0}, fallback_pairs{0}, queries{0}, invalid{0};
+};
+Counters &counters()
+{
+    static Counters c;
+    return c;
+}
+
+// ------------------------------------------------------------ the algorithm
+
+mink_pose pose_of(const btTransform &world, const TranslatedShape &s)
+{
+    const btTransform t = s.turned ? world * s.local : world;
+    btQuaternion q;
+    t.getBasis().getRotation(q);
+    q.normalize();
+    const btVector3 &p = t.getOrigin();
+    return mink_pose{{float(p.x()), float(p.y()), float(p.z())},
+                     {float(q.x()), float(q.y()), float(q.z()), float(q.w())}};
+}
+
+btVector3 bt(const mink_vec3 &v) { return btVector3(btScalar(v.x), btScalar(v.y), btScalar(v.z)); }
+
+class MinkManifoldAlgorithm : public btActivatingCollisionAlgorithm {
+public:
+    MinkManifoldAlgorithm(const btCollisionAlgorithmConstructionInfo &ci, const btCollisionObjectWrapper *w0,
+                          const btCollisionObjectWrapper *w1, const TranslatedShape *s0, const TranslatedShape *s1)
+        : btActivatingCollisionAlgorithm(ci, w0, w1), m_manifold(ci.m_manifold), m_shape0(w0->getCollisionShape()),
+          m_mink0(s0), m_mink1(s1)
+    {
+        mink_cache_reset(&m_cache);
+    }
+
+    ~MinkManifoldAlgorithm() override
+    {
+        if (m_own && m_manifold) m_dispatcher->releaseManifold(m_manifold);
+    }
+
+    void processCollision(const btCollisionObjectWrapper *w0, const btCollisionObjectWrapper *w1,
+                          const btDispatcherInfo &, btManifoldResult *result) override;
+
+    btScalar calculateTimeOfImpact(btCollisionObject *, btCollisionObject *, const btDispatcherInfo &,
+                                   btManifoldResult *) override
+    {
+        return 1; // continuous collision stays with Bullet's CCD
+    }
+
+    void getAllContactManifolds(btManifoldArray &manifolds) override
+    {
+        if (m_manifold && m_own) manifolds.push_back(m_manifold);
+    }
+
+private:
+    void fill_own(const btCollisionObjectWrapper *wa, const btCollisionObjectWrapper *wb,
+                  const mink_contact_manifold &m);
+    btManifoldPoint make_point(const btCollisionObjectWrapper *wa, const btCollisionObjectWrapper *wb,
+                               const btVector3 &normal_on_b, const mink_contact &c) const;
+
+    btPersistentManifold *m_manifold;
+    bool m_own = false;
+    const btCollisionShape *m_shape0; // the shape m_mink0 translates
+    const TranslatedShape *m_mink0, *m_mink1;
+    mink_cache m_cache;
+    // the mink key of each point of an owned manifold, in its order
+    int m_count = 0;
+    uint32_t m_keys[MINK_MANIFOLD_POINTS] = {};
+};
+
+void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0, const btCollisionObjectWrapper *w1,
+                                             const btDispatcherInfo &, btManifoldResult *result)
+{
+    if (!m_manifold) {
+        m_manifold = m_dispatcher->getNewManifold(w0->getCollisionObject(), w1->getCollisionObject());
+        m_own = true;
+    }
+    result->setPersistentManifold(m_manifold);
+
+    // A is the manifold's body 0 (Bullet's normal is on body 1, B)
+    const bool swapped = m_own && m_manifold->getBody0() != w0->getCollisionObject();
+    const btCollisionObjectWrapper *wa = swapped ? w1 : w0, *wb = swapped ? w0 : w1;
+    const bool first = wa->getCollisionShape() == m_shape0;
+    const TranslatedShape *sa = first ? m_mink0 : m_mink1, *sb = first ? m_mink1 : m_mink0;
+
+    const mink_pose pa = pose_of(wa->getWorldTransform(), *sa);
+    const mink_pose pb = pose_of(wb->getWorldTransform(), *sb);
+    const float margin = float(m_manifold->getContactBreakingThreshold());
+    mink_contact_manifold m;
+    counters().queries.fetch_add(1, std::memory_order_relaxed);
+    if (mink_manifold(&sa->shape, &pa, &sb->shape, &pb, margin, &m_cache, &m) == MINK_ERR_INVALID) {
+        // a pose mink refuses (NaN, beyond MINK_MAX_MAGNITUDE): no contacts
+        counters().invalid.fetch_add(1, std::memory_order_relaxed);
+        m.count = 0;
+    }
+
+    if (m_own) {
+        fill_own(wa, wb, m);
+        return;
+    }
+    // a manifold shared with other algorithms (a compound's children):
+    // Bullet's own merging by position
+    for (uint32_t i = 0; i < m.count; ++i)
+        result->addContactPoint(-bt(m.normal), bt(m.points[i].point_b), btScalar(m.points[i].separation));
+}
+
+btManifoldPoint MinkManifoldAlgorithm::make_point(const btCollisionObjectWrapper *wa,
+                                                  const btCollisionObjectWrapper *wb, const btVector3 &normal_on_b,
+                                                  const mink_contact &c) const
+{
+    const btCollisionObject *oa = wa->getCollisionObject(), *ob = wb->getCollisionObject();
+    const btVector3 point_a = bt(c.point_a), point_b = bt(c.point_b);
+    btManifoldPoint pt(oa->getWorldTransform().invXform(point_a), ob->getWorldTransform().invXform(point_b),
+                       normal_on_b, btScalar(c.separation));
+    pt.m_positionWorldOnA = point_a;
+    pt.m_positionWorldOnB = point_b;
+    // materials as btManifoldResult combines them
+    pt.m_combinedFriction = gCalculateCombinedFrictionCallback(oa, ob);
+    pt.m_combinedRestitution = gCalculateCombinedRestitutionCallback(oa, ob);
+    pt.m_combinedRollingFriction = gCalculateCombinedRollingFrictionCallback(oa, ob);
+    pt.m_combinedSpinningFriction = gCalculateCombinedSpinningFrictionCallback(oa, ob);
+    const int flags = oa->getCollisionFlags() | ob->getCollisionFlags();
+    if (flags & btCollisionObject::CF_HAS_CONTACT_STIFFNESS_DAMPING) {
+        pt.m_combinedContactDamping1 = gCalculateCombinedContactDampingCallback(oa, ob);
+        pt.m_combinedContactStiffness1 = gCalculateCombinedContactStiffnessCallback(oa, ob);
+        pt.m_contactPointFlags |= BT_CONTACT_FLAG_CONTACT_STIFFNESS_DAMPING;
+    }
+    if (flags & btCollisionObject::CF_HAS_FRICTION_ANCHOR) pt.m_contactPointFlags |= BT_CONTACT_FLAG_FRICTION_ANCHOR;
+    btPlaneSpace1(normal_on_b, pt.m_lateralFrictionDir1, pt.m_lateralFrictionDir2);
+    pt.m_partId0 = wa->m_partId, pt.m_partId1 = wb->m_partId;
+    pt.m_index0 = wa->m_index, pt.m_index1 = wb->m_index;
+    return pt;
+}
+
+// The manifold becomes exactly mink's points. A new point takes over the
+// old point with its feature key; Bullet keeps that point's impulses and
+// lifetime (the solver's warm start). Old points whose key is gone are
+// removed. (Matching the rest by distance, Bullet's own rule, was tried:
+// stacks drifted more, as impulses moved to points of other features.)
+void MinkManifoldAlgorithm::fill_own(const btCollisionObjectWrapper *wa, const btCollisionObjectWrapper *wb,
+                                     const mink_contact_manifold &m)
+{
+    if (m_manifold->getNumContacts() != m_count) { // changed behind our back
+        m_manifold->clearManifold();
+        m_count = 0;
+    }
+    const btVector3 normal_on_b = -bt(m.normal);
+    btManifoldPoint pts[MINK_MANIFOLD_POINTS];
+    int old_of[MINK_MANIFOLD_POINTS]; // the old point each new one takes over, or -1
+    bool taken[MINK_MANIFOLD_POINTS] = {};
+    for (uint32_t i = 0; i < m.count; ++i) {
+        pts[i] = make_point(wa, wb, normal_on_b, m.points[i]);
+        old_of[i] = -1;
+        for (int j = 0; j < m_count; ++j)
+            if (!taken[j] && m_keys[j] == m.points[i].id) old_of[i] = j;
+        if (old_of[i] >= 0) taken[old_of[i]] = true;
+    }
+    for (int j = m_count - 1; j >= 0; --j) {
+        if (taken[j]) continue;
+        const int last = m_count - 1;
+        m_manifold->removeContactPoint(j); // moves the last point into j
+        m_keys[j] = m_keys[last];
+        taken[j] = taken[last];
+        for (uint32_t i = 0; i < m.count; ++i)
+            if (old_of[i] == last) old_of[i] = j;
+        --m_count;
+    }
+    const bool started = m_count == 0 && m.count > 0;
+    const int custom = btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK;
+    const bool callback = gContactAddedCallback && ((wa->getCollisionObject()->getCollisionFlags() & custom) ||
+                                                    (wb->getCollisionObject()->getCollisionFlags() & custom));
+    for (uint32_t i = 0; i < m.count; ++i) {
+        int at = old_of[i];
+        if (at >= 0) {
+            m_manifold->replaceContactPoint(pts[i], at);
+            m_manifold->getContactPoint(at).m_lifeTime++;
+        } else {
+            at = m_manifold->addManifoldPoint(pts[i]);
+            m_count = m_manifold->getNumContacts();
+        }
+        m_keys[at] = m.points[i].id;
+        if (callback) {
+            btManifoldPoint &p = m_manifold->getContactPoint(at);
+            gContactAddedCallback(p, wa, p.m_partId0, p.m_index0, wb, p.m_partId1, p.m_index1);
+        }
+    }
+    if (started && gContactStartedCallback) gContactStartedCallback(m_manifold);
+}
+
+// ------------------------------------------------------------ registration
+
+class MinkCreateFunc : public btCollisionAlgorithmCreateFunc {
+public:
+    MinkCreateFunc(btCollisionAlgorithmCreateFunc *fallback, bool pooled) : m_fallback(fallback), m_pooled(pooled) {}
+
+    btCollisionAlgorithm *CreateCollisionAlgorithm(btCollisionAlgorithmConstructionInfo &ci,
+                                                   const btCollisionObjectWrapper *w0,
+                                                   const btCollisionObjectWrapper *w1) override
+    {
+        const TranslatedShape *s0 = shape_table().find(w0->getCollisionShape());
+        const TranslatedShape *s1 = s0 ? shape_table().find(w1->getCollisionShape()) : nullptr;
+        if (!s0 || !s1) {
+            counters().fallback_pairs.fetch_add(1, std::memory_order_relaxed);
+            return m_fallback ? m_fallback->CreateCollisionAlgorithm(ci, w0, w1) : nullptr;
+        }
+        counters().mink_pairs.fetch_add(1, std::memory_order_relaxed);
+        // the dispatcher frees from its pool, or with btAlignedFree what
+        // is not from it
+        void *mem = m_pooled ? ci.m_dispatcher1->allocateCollisionAlgorithm(int(sizeof(MinkManifoldAlgorithm)))
+                             : btAlignedAlloc(sizeof(MinkManifoldAlgorithm), 16);
+        return new (mem) MinkManifoldAlgorithm(ci, w0, w1, s0, s1);
+    }
+
+private:
+    btCollisionAlgorithmCreateFunc *m_fallback;
+    bool m_pooled;
+};
+
+const int kMapped[] = {BOX_SHAPE_PROXYTYPE, SPHERE_SHAPE_PROXYTYPE, CAPSULE_SHAPE_PROXYTYPE,
+                       CONVEX_HULL_SHAPE_PROXYTYPE, MULTI_SPHERE_SHAPE_PROXYTYPE};
+
+struct Registrations {
+    std::mutex lock;
+    std::map<btCollisionDispatcher *, std::vector<std::unique_ptr<MinkCreateFunc>>> by_dispatcher;
+};
+Registrations &registrations()
+{
+    static Registrations r;
+    return r;
+}
+
+} // namespace
+
+bool mink_bullet_register(btCollisionDispatcher *dispatcher)
+{
+    if (!dispatcher) return false;
+    Registrations &r = registrations();
+    std::lock_guard<std::mutex> guard(r.lock);
+    auto &funcs = r.by_dispatcher[dispatcher];
+    if (!funcs.empty()) return true; // already on mink
+    btCollisionConfiguration *config = dispatcher->getCollisionConfiguration();
+    // the dispatcher's pool holds algorithms up to its element size; a
+    // larger algorithm would overrun it
+    const bool pooled = config->getCollisionAlgorithmPool()->getElementSize() >= int(sizeof(MinkManifoldAlgorithm));
+    for (int t0 : kMapped)
+        for (int t1 : kMapped) {
+            funcs.push_back(std::make_unique<MinkCreateFunc>(config->getCollisionAlgorithmCreateFunc(t0, t1), pooled));
+            dispatcher->registerCollisionCreateFunc(t0, t1, funcs.back().get());
+        }
+    return true;
+}
+
+void mink_bullet_unregister(btCollisionDispatcher *dispatcher)
+{
+    if (!dispatcher) return;
+    Registrations &r = registrations();
+    std::lock_guard<std::mutex> guard(r.lock);
+    auto it = r.by_dispatcher.find(dispatcher);
+    if (it == r.by_dispatcher.end()) return;
+    btCollisionConfiguration *config = dispatcher->getCollisionConfiguration();
+    for (int t0 : kMapped)
+        for (int t1 : kMapped)
+            dispatcher->registerCollisionCreateFunc(t0, t1, config->getCollisionAlgorithmCreateFunc(t0, t1));
+    r.by_dispatcher.erase(it);
+}
+
+void mink_bullet_forget_shape(const btCollisionShape *shape)
+{
+    ShapeTable &t = shape_table();
+    std::lock_guard<std::mutex> guard(t.lock);
+    t.shapes.erase(shape);
+}
+
+mink_bullet_stats mink_bullet_get_stats()
+{
+    const Counters &c = counters();
+    return mink_bullet_stats{c.mink_pairs.load(), c.fallback_pairs.load(), c.queries.load(), c.invalid.load()};
+}

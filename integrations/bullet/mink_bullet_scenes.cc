@@ -1,0 +1,169 @@
+// mink-bullet-scenes: Bullet worlds stepped with Bullet's own narrowphase
+// and with mink's (mink_bullet_register), same bodies, same seeds, 60 Hz.
+//
+// Usage: mink-bullet-scenes [--scene pyramid|pile|stack|all] [--steps N]
+//                           [--narrowphase bullet|mink|both] [--seed S]
+//                           [--rows N] [--bodies N] [--height N] [--out DIR]
+// Prints a table (narrowphase and step ms per step: medians over the steps;
+// contacts per step; the tracked top box's drift; bodies lost). With --out:
+// DIR/scenes.json (the table), DIR/<scene>-<narrowphase>.series (per step:
+// time, narrowphase ms, step ms, contacts, kinetic energy, drift) and
+// DIR/<scene>-<narrowphase>.wire (the final state's edges, for
+// integrations/bullet/plot-scenes.sh).
+#include "scenes.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+int usage()
+{
+    std::fprintf(stderr, "usage: mink-bullet-scenes [--scene pyramid|pile|stack|all] [--steps N]\n"
+                         "       [--narrowphase bullet|mink|both] [--seed S] [--rows N] [--bodies N]\n"
+                         "       [--height N] [--out DIR]\n");
+    return 2;
+}
+
+bool write_series(const std::string &path, const SceneRun &r)
+{
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (!f) return false;
+    std::fprintf(f, "# %s, %s narrowphase: time_s narrowphase_ms step_ms contacts kinetic_energy drift_m\n",
+                 r.scene.c_str(), narrowphase_name(r.narrowphase));
+    for (size_t i = 0; i < r.steps.size(); ++i) {
+        const StepRecord &s = r.steps[i];
+        std::fprintf(f, "%.5f %.5f %.5f %d %.9g %.9g\n", double(i + 1) / 60.0, s.narrowphase_ms, s.step_ms, s.contacts,
+                     s.kinetic_energy, s.drift);
+    }
+    return std::fclose(f) == 0;
+}
+
+bool write_wire(const std::string &path, const SceneRun &r)
+{
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (!f) return false;
+    // gnuplot: one block per body kind (index), a segment per two lines;
+    // Bullet's Y is up, gnuplot's z: columns x, z, y
+    for (int kind = 0; kind <= 4; ++kind) {
+        std::fprintf(f, "# kind %d\n", kind);
+        for (size_t i = 0; i < r.wire_kind.size(); ++i) {
+            if (r.wire_kind[i] != kind) continue;
+            const float *w = &r.wire[6 * i];
+            std::fprintf(f, "%.4f %.4f %.4f\n%.4f %.4f %.4f\n\n", w[0], w[2], w[1], w[3], w[5], w[4]);
+        }
+        std::fprintf(f, "\n\n");
+    }
+    return std::fclose(f) == 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::string scene = "all", which = "both", out;
+    SceneOptions opt;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
+        auto number = [&](int &dst) {
+            if (!v) return false;
+            char *end = nullptr;
+            const long n = std::strtol(v, &end, 10);
+            if (*end || n <= 0 || n > 1000000) return false;
+            dst = int(n);
+            ++i;
+            return true;
+        };
+        if (a == "--scene" && v) scene = v, ++i;
+        else if (a == "--narrowphase" && v) which = v, ++i;
+        else if (a == "--out" && v) out = v, ++i;
+        else if (a == "--steps") { if (!number(opt.steps)) return usage(); }
+        else if (a == "--rows") { if (!number(opt.pyramid_rows)) return usage(); }
+        else if (a == "--bodies") { if (!number(opt.pile_bodies)) return usage(); }
+        else if (a == "--height") { if (!number(opt.stack_height)) return usage(); }
+        else if (a == "--seed") {
+            int s = 0;
+            if (!number(s)) return usage();
+            opt.seed = uint32_t(s);
+        } else return usage();
+    }
+    std::vector<std::string> scenes;
+    if (scene == "all") scenes = scene_names();
+    else scenes.push_back(scene);
+    std::vector<Narrowphase> nps;
+    if (which == "bullet" || which == "both") nps.push_back(Narrowphase::bullet);
+    if (which == "mink" || which == "both") nps.push_back(Narrowphase::mink);
+    if (nps.empty()) return usage();
+    opt.keep_wireframe = !out.empty();
+
+    std::vector<SceneRun> runs;
+    for (const std::string &s : scenes)
+        for (Narrowphase np : nps) {
+            try {
+                runs.push_back(run_scene(s, np, opt));
+            } catch (const std::exception &e) {
+                std::fprintf(stderr, "mink-bullet-scenes: %s\n", e.what());
+                return usage();
+            }
+            SceneRun &r = runs.back();
+            if (!out.empty()) {
+                const std::string base = out + "/" + s + "-" + narrowphase_name(np);
+                if (!write_series(base + ".series", r) || !write_wire(base + ".wire", r)) {
+                    std::fprintf(stderr, "mink-bullet-scenes: cannot write %s.*\n", base.c_str());
+                    return 1;
+                }
+                r.wire.clear(), r.wire_kind.clear();
+            }
+        }
+
+    std::printf("%-8s %-7s %6s %6s %13s %11s %9s %9s %10s %5s %4s\n", "scene", "np", "bodies", "steps",
+                "narrowphase", "step", "np/step", "contacts", "drift", "lost", "nan");
+    std::printf("%-8s %-7s %6s %6s %13s %11s %9s %9s %10s %5s %4s\n", "", "", "", "", "ms/step", "ms/step", "share",
+                "per step", "max (m)", "", "");
+    for (const SceneRun &r : runs) {
+        const double np_ms = r.median_narrowphase_ms(), step_ms = r.median_step_ms();
+        std::printf("%-8s %-7s %6d %6zu %13.4f %11.4f %8.0f%% %9.1f %10.5f %5d %4d\n", r.scene.c_str(),
+                    narrowphase_name(r.narrowphase), r.bodies, r.steps.size(), np_ms, step_ms,
+                    step_ms > 0 ? 100.0 * np_ms / step_ms : 0.0, r.mean_contacts(), r.max_drift, r.lost,
+                    r.non_finite);
+    }
+    // the ratio per scene when both ran
+    for (size_t i = 0; i + 1 < runs.size(); ++i)
+        if (runs[i].scene == runs[i + 1].scene && runs[i].narrowphase == Narrowphase::bullet &&
+            runs[i + 1].narrowphase == Narrowphase::mink && runs[i + 1].median_narrowphase_ms() > 0)
+            std::printf("%s: narrowphase %.2fx faster with mink, step %.2fx\n", runs[i].scene.c_str(),
+                        runs[i].median_narrowphase_ms() / runs[i + 1].median_narrowphase_ms(),
+                        runs[i].median_step_ms() / runs[i + 1].median_step_ms());
+
+    if (!out.empty()) {
+        const std::string path = out + "/scenes.json";
+        FILE *f = std::fopen(path.c_str(), "w");
+        if (!f) {
+            std::fprintf(stderr, "mink-bullet-scenes: cannot write %s\n", path.c_str());
+            return 1;
+        }
+        std::fprintf(f, "{\"steps\": %d, \"seed\": %u, \"runs\": [\n", opt.steps, opt.seed);
+        for (size_t i = 0; i < runs.size(); ++i) {
+            const SceneRun &r = runs[i];
+            double final_ke = r.steps.empty() ? 0 : r.steps.back().kinetic_energy;
+            std::fprintf(f,
+                         "  {\"scene\": \"%s\", \"narrowphase\": \"%s\", \"bodies\": %d, \"narrowphase_ms\": %.6f, "
+                         "\"step_ms\": %.6f, \"contacts\": %.2f, \"max_drift\": %.6g, \"final_drift\": %.6g, "
+                         "\"final_kinetic_energy\": %.6g, \"lost\": %d, \"non_finite\": %d}%s\n",
+                         r.scene.c_str(), narrowphase_name(r.narrowphase), r.bodies, r.median_narrowphase_ms(),
+                         r.median_step_ms(), r.mean_contacts(), r.max_drift,
+                         r.steps.empty() ? 0.0 : r.steps.back().drift, final_ke, r.lost, r.non_finite,
+                         i + 1 < runs.size() ? "," : "");
+        }
+        std::fprintf(f, "]}\n");
+        std::fclose(f);
+    }
+    int failed = 0;
+    for (const SceneRun &r : runs) failed |= r.non_finite > 0;
+    return failed;
+}

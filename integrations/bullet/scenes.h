@@ -1,0 +1,57 @@
+// The scenes mink-bullet-scenes runs (and the integration tests): Bullet
+// worlds stepped at 60 Hz with Bullet's own narrowphase or with mink's,
+// same seeds, same bodies.
+#ifndef MINK_BULLET_SCENES_H
+#define MINK_BULLET_SCENES_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+enum class Narrowphase { bullet, mink };
+const char *narrowphase_name(Narrowphase np);
+
+struct SceneOptions {
+    int steps = 600;        // 10 s at 60 Hz
+    int pyramid_rows = 20;  // scene "pyramid": rows of boxes
+    int pile_bodies = 500;  // scene "pile": hulls, boxes and capsules
+    int stack_height = 10;  // scene "stack": rounded boxes
+    uint32_t seed = 1;
+    bool keep_wireframe = false; // the final state's edges, for pictures
+};
+
+// Per step, after it.
+struct StepRecord {
+    double narrowphase_ms; // time in the dispatcher's collision pairs
+    double step_ms;        // the whole stepSimulation
+    int contacts;          // points in all manifolds
+    double kinetic_energy; // of every dynamic body (J, unit densities)
+    double drift;          // the tracked body's distance from where it had
+                           // settled after the first second (m; 0 before)
+};
+
+struct SceneRun {
+    std::string scene;
+    Narrowphase narrowphase = Narrowphase::bullet;
+    int bodies = 0;                 // dynamic ones
+    std::vector<StepRecord> steps;
+    int lost = 0;                   // bodies that fell through the ground
+    int non_finite = 0;             // bodies whose pose became NaN or infinite
+    double max_drift = 0;           // of the tracked body (the top box), over the run
+    unsigned long long mink_queries = 0; // mink_manifold calls (mink runs)
+    // the final state as line segments (x0 y0 z0 x1 y1 z1), with the kind
+    // of body each came from (0 ground, 1 box, 2 hull, 3 capsule, 4 sphere)
+    std::vector<float> wire;
+    std::vector<int> wire_kind;
+
+    double median_narrowphase_ms() const;
+    double median_step_ms() const;
+    double mean_contacts() const;
+};
+
+// Scenes: "pyramid", "pile", "stack". Throws std::invalid_argument for
+// another name.
+SceneRun run_scene(const std::string &scene, Narrowphase np, const SceneOptions &opt);
+const std::vector<std::string> &scene_names();
+
+#endif  // MINK_BULLET_SCENES_H
