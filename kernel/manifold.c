@@ -334,8 +334,8 @@ static int touches(const mctx *c, v3 p, float s, v3 low, float deepest, v3 n)
     const float rise = s - deepest;
     if (rise <= c->touch) return 1;
     const v3 d = v3_sub(p, low);
-    const float along = v3_len(v3_sub(d, v3_scale(n, v3_dot(n, d))));
-    return rise <= MINK_MANIFOLD_TILT * along;
+    const float along2 = v3_len2(v3_sub(d, v3_scale(n, v3_dot(n, d))));
+    return rise * rise <= MINK_MANIFOLD_TILT * MINK_MANIFOLD_TILT * along2;
 }
 
 /* The contact points of a clipped patch: poly (n points of the incident
