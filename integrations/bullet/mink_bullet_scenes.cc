@@ -47,14 +47,14 @@ bool write_wire(const std::string &path, const SceneRun &r)
 {
     FILE *f = std::fopen(path.c_str(), "w");
     if (!f) return false;
-    // gnuplot: one block per body kind (index), a segment per two lines;
-    // Bullet's Y is up, gnuplot's z: columns x, z, y
+    // gnuplot: one block per body kind (index), a segment per line as a
+    // start and a vector; Bullet's Y is up, gnuplot's z: columns x, z, y
     for (int kind = 0; kind <= 4; ++kind) {
         std::fprintf(f, "# kind %d\n", kind);
         for (size_t i = 0; i < r.wire_kind.size(); ++i) {
             if (r.wire_kind[i] != kind) continue;
             const float *w = &r.wire[6 * i];
-            std::fprintf(f, "%.4f %.4f %.4f\n%.4f %.4f %.4f\n\n", w[0], w[2], w[1], w[3], w[5], w[4]);
+            std::fprintf(f, "%.4f %.4f %.4f %.4f %.4f %.4f\n", w[0], w[2], w[1], w[3] - w[0], w[5] - w[2], w[4] - w[1]);
         }
         std::fprintf(f, "\n\n");
     }

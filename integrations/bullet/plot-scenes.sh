@@ -32,7 +32,7 @@ kinds = "ground box hull capsule sphere"
 colors = "#777777 #1f77b4 #d62728 #2ca02c #9467bd"
 do for [np in "bullet mink"] {
   set title (np eq "bullet" ? "Bullet's narrowphase" : "mink's narrowphase")
-  splot for [k=0:4] "$dir/$s-".np.".wire" index k with lines lw 1 lc rgb word(colors, k+1)
+  splot for [k=0:4] "$dir/$s-".np.".wire" index k using 1:2:3:4:5:6 with vectors nohead lw 1 lc rgb word(colors, k+1)
 }
 unset multiplot
 GP
