@@ -425,11 +425,14 @@ def kernel_family(kernel):
 
 
 def gp_str(s):
-    return '"%s"' % s.replace("\\", "\\\\").replace('"', '\\"')
+    return '"%s"' % s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
-def chart_script(lines, commits, set_name, backend, png, terminal):
-    """The gnuplot script (data inline), or None when nothing can be drawn."""
+def chart_script(lines, commits, set_name, backend, png, terminal, threshold=2.0):
+    """The gnuplot script (data inline), or None when nothing can be drawn.
+
+    In each panel, a dashed line marks every commit that moved one of its
+    entries by more than the threshold, labelled with the commit's hash."""
     ser = series(commits)
     if not ser:
         return None
@@ -463,12 +466,14 @@ def chart_script(lines, commits, set_name, backend, png, terminal):
     width = 1100 * cols
     height = 430 * rows + 140
     font = "Sans,9" if terminal == "pngcairo" else "9"
+    small = "Sans,7" if terminal == "pngcairo" else "7"
     p("set terminal %s size %d,%d font %s noenhanced" % (terminal, width, height, gp_str(font)))
     p("set output %s" % gp_str(png))
     title = ("mink: callgrind instructions per query relative to each entry's first measured commit "
-             "(%s build, %s set; log scale; %s .. %s)" % (backend, set_name, commits[0]["short"], commits[-1]["short"]))
+             "(%s build, %s set; log scale; %s .. %s)\ndashed: a commit that moved an entry of the panel "
+             "by more than %g %%" % (backend, set_name, commits[0]["short"], commits[-1]["short"], threshold))
     if walls:
-        title += "\\nopen circles: wall-time medians (Google Benchmark, advisory), relative to their first tag"
+        title += "\nopen circles: wall-time medians (Google Benchmark, advisory), relative to their first tag"
     p("set multiplot layout %d,%d title %s" % (rows, cols, gp_str(title)))
     p("set logscale y")
     p("set format y '%.3g'")
@@ -479,7 +484,7 @@ def chart_script(lines, commits, set_name, backend, png, terminal):
     tics = ", ".join("%s %d" % (gp_str(commits[i]["short"]), i) for i in range(0, n, step))
     if (n - 1) % step:
         tics += ", %s %d" % (gp_str(commits[n - 1]["short"]), n - 1)
-    p("set xtics rotate by 90 right (%s) font %s" % (tics, gp_str("Sans,7" if terminal == "pngcairo" else "7")))
+    p("set xtics rotate by 90 right (%s) font %s" % (tics, gp_str(small)))
     p("set ylabel 'relative to first'")
     p("set lmargin 10")
     p("set rmargin 26")  # the key's room, the same in every panel so the plots line up
@@ -502,6 +507,13 @@ def chart_script(lines, commits, set_name, backend, png, terminal):
                 p("plot 1 lc rgb '#ffffff' notitle")
                 p("unset label 1")
                 continue
+            marks = sorted({i1 for key in keys for ratio, i1, _ in steps(ser[key])
+                            if abs(ratio - 1.0) * 100.0 > threshold})
+            for m, i in enumerate(marks, 1):
+                p("set arrow %d from %g, graph 0 to %g, graph 1 nohead back dt 2 lw 1.2 lc rgb '#777777'"
+                  % (m, i - 0.5, i - 0.5))
+                p("set label %d %s at %g, graph 0.97 rotate by 90 right front font %s tc rgb '#444444'"
+                  % (m + 1, gp_str(commits[i]["short"]), i - 0.35, gp_str(small)))
             ratios, plots, blocks = [], [], []
             for j, key in enumerate(keys):
                 pts = ser[key]
@@ -542,6 +554,8 @@ def chart_script(lines, commits, set_name, backend, png, terminal):
                     p("%d %.6g" % (x, r))
                 p("EOD")
             p("plot " + ", \\\n     ".join(plots))
+            p("unset arrow")
+            p("unset label")
     p("unset multiplot")
     p("set output")
     return "\n".join(s) + "\n"
@@ -571,7 +585,7 @@ def cmd_chart(a):
     terminal = a.terminal or (gnuplot_terminal(gp) if gp else "pngcairo")
     png = os.path.abspath(a.png)
     tmp_png = png + ".tmp.png"
-    script = chart_script(lines, commits, set_name, backend, tmp_png, terminal)
+    script = chart_script(lines, commits, set_name, backend, tmp_png, terminal, a.threshold)
     if script is None:
         warn("no measured commits to chart")
         return 0
@@ -637,8 +651,8 @@ def main(argv=None):
         common(sp, False)
         sp.add_argument("--order", help="file of commit hashes, oldest first (git rev-list --reverse)")
         sp.set_defaults(fn=fn)
+        sp.add_argument("--threshold", type=float, default=2.0)
         if name == "report":
-            sp.add_argument("--threshold", type=float, default=2.0)
             sp.add_argument("--out", help="also write the report here")
         else:
             sp.add_argument("--png", required=True)
