@@ -5,7 +5,8 @@
 #
 # Usage:
 #   scripts/perf-history.sh [--last N | --range A..B] [--full|--reduced] [--out DIR]
-#                           [--threshold PCT] [--jobs N] [--retry-failed] [--no-chart] [--strict]
+#                           [--threshold PCT] [--window N] [--jobs N] [--retry-failed]
+#                           [--no-chart] [--strict]
 #   scripts/perf-history.sh --wall FILE.json [--commit REV] [--machine NAME] [--out DIR]
 #
 #   --last N      the last N commits of HEAD's first-parent line (default 1)
@@ -17,6 +18,8 @@
 #                 history.png (the chart), report.txt (the report)
 #   --threshold   the report lists entries now more than PCT percent above
 #                 their best ever, and commits that moved one by more (default 2)
+#   --window N    report and chart only the last N commits of the history
+#                 (default: all; the file keeps everything)
 #   --jobs N      callgrind runs at a time, passed on to perf-regress.sh (default nproc)
 #   --retry-failed  measure again the commits recorded as failed
 #   --no-chart    the report only
@@ -68,6 +71,7 @@ range=""
 set_name=""
 out="$root/bench/results/history"
 threshold=2
+window=0
 jobs=$(nproc 2>/dev/null || echo 2)
 retry=()
 chart=1
@@ -86,6 +90,7 @@ while [ $# -gt 0 ]; do
     --out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift ;;
     --threshold) [ $# -ge 2 ] || die "--threshold needs a value"; threshold=$2; shift ;;
     --jobs) [ $# -ge 2 ] || die "--jobs needs a value"; jobs=$2; shift ;;
+    --window) [ $# -ge 2 ] || die "--window needs a number"; window=$2; shift ;;
     --retry-failed) retry=(--retry-failed) ;;
     --no-chart) chart=0 ;;
     --strict) strict=1 ;;
@@ -104,6 +109,7 @@ done
 [ -z "$range" ] || [[ $range == *..* ]] || die "bad --range $range (A..B)"
 [[ $threshold =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "bad --threshold $threshold"
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || die "bad --jobs $jobs"
+[[ $window =~ ^[0-9]+$ ]] || die "bad --window $window"
 [ -x "$py" ] || die "$py not found (Debian's python3)"
 git -C "$root" rev-parse --git-dir >/dev/null 2>&1 || die "$root is not a git checkout"
 
@@ -238,7 +244,7 @@ fi
 # ------------------------------------------------------------ report and chart
 [ -f "$history" ] || { say "no history yet in $out"; exit 0; }
 "$py" "$pyh" report --history "$history" --set "$set_name" --backend "$backend" \
-  --order "$tmp/order" --threshold "$threshold" --out "$out/report.txt"
+  --order "$tmp/order" --threshold "$threshold" --window "$window" --out "$out/report.txt"
 if [ "$chart" = 1 ]; then
   if ! command -v gnuplot >/dev/null; then
     if is_root && command -v apt-get >/dev/null; then apt_install gnuplot-nox || true
@@ -246,7 +252,7 @@ if [ "$chart" = 1 ]; then
   fi
   if command -v gnuplot >/dev/null; then
     "$py" "$pyh" chart --history "$history" --set "$set_name" --backend "$backend" \
-      --order "$tmp/order" --png "$out/history.png" || say "chart failed (the report stands)"
+      --order "$tmp/order" --threshold "$threshold" --window "$window" --png "$out/history.png" || say "chart failed (the report stands)"
   fi
 fi
 say "$done_n commits measured; history $history, report $out/report.txt"

@@ -397,7 +397,10 @@ def select(a, lines):
     if not set_name or not backend:
         ds, db = default_set(lines)
         set_name, backend = set_name or ds or "reduced", backend or db or "avx2"
-    return set_name, backend, commits_of(lines, set_name, backend, read_order(a.order))
+    commits = commits_of(lines, set_name, backend, read_order(a.order))
+    if a.window:
+        commits = commits[-a.window:]
+    return set_name, backend, commits
 
 
 def cmd_report(a):
@@ -487,7 +490,9 @@ def chart_script(lines, commits, set_name, backend, png, terminal, threshold=2.0
     p("set xtics rotate by 90 right (%s) font %s" % (tics, gp_str(small)))
     p("set ylabel 'relative to first'")
     p("set lmargin 10")
-    p("set rmargin 26")  # the key's room, the same in every panel so the plots line up
+    # the key's room, the same in every panel so the plots line up
+    labels = [split_key(k)[1] + " (warm)" for k in ser] + ["wall, %s" % m for w in walls.values() for m in w]
+    p("set rmargin %d" % (max(len(l) for l in labels) + (14 if walls else 6)))
     for i, c in enumerate(commits):
         if c.get("status") != "ok":
             p("set object rect from %g, graph 0 to %g, graph 1 behind fc rgb '#f3c6c6' fs solid 0.6 noborder"
@@ -502,7 +507,9 @@ def chart_script(lines, commits, set_name, backend, png, terminal, threshold=2.0
             p("set title %s" % gp_str(ptitle))
             if not keys:
                 p("set yrange [0.9:1.1]")
-                p("set ytics autofreq")
+                p("set ytics autofreq mirror")
+                p("unset y2tics")
+                p("unset y2label")
                 p("set label 1 'no %s entries in the %s set' at graph 0.5, graph 0.5 center" % (fam, set_name))
                 p("plot 1 lc rgb '#ffffff' notitle")
                 p("unset label 1")
@@ -526,7 +533,9 @@ def chart_script(lines, commits, set_name, backend, png, terminal, threshold=2.0
                 label = g + (" (warm)" if k.endswith("-warm") else "")
                 plots.append("$%s using 1:2 with linespoints lw 1.6 pt %d ps 0.6 lc rgb '%s' title %s"
                              % (name, 5 + (j // len(COLORS)) * 2, COLORS[j % len(COLORS)], gp_str(label)))
-            wpts = {}
+            # wall time: its own axis on the right (shared machines: tens of
+            # per cent between runs would flatten the counts' steps)
+            wpts, wratios = {}, []
             for key in keys:
                 for machine, pts in walls.get(key, {}).items():
                     pts = sorted(pts)
@@ -535,19 +544,28 @@ def chart_script(lines, commits, set_name, backend, png, terminal, threshold=2.0
                         wpts.setdefault(machine, []).extend((x, v / base) for x, v in pts)
             for m, (machine, pts) in enumerate(sorted(wpts.items())):
                 name = "w%d_%d_%d" % (queries.index(q), families.index(fam), m)
-                ratios += [r for _, r in pts]
+                wratios += [r for _, r in pts]
                 blocks.append((name, pts))
-                plots.append("$%s using 1:2 with points pt 6 ps 1.4 lc rgb '%s' title %s"
-                             % (name, ["#444444", "#999999"][m % 2], gp_str("wall, %s (advisory)" % machine)))
-            lo, hi = min(ratios), max(ratios)
-            lo, hi = min(lo, 0.99), max(hi, 1.01)
-            lo, hi = lo / 1.01, hi * 1.01
-            p("set yrange [%g:%g]" % (lo, hi))
-            tics = ratio_tics(lo, hi)
-            if tics:
-                p("set ytics (%s)" % ", ".join("'%g' %g" % (t, t) for t in tics))
-            else:
-                p("set ytics autofreq")
+                plots.append("$%s using 1:2 axes x1y2 with points pt 6 ps 1.3 lc rgb '%s' title %s"
+                             % (name, ["#444444", "#999999"][m % 2], gp_str("wall, %s" % machine)))
+            for axis, values in (("y", ratios), ("y2", wratios)):
+                if not values:
+                    p("unset y2tics")
+                    p("unset y2label")
+                    p("set ytics mirror")
+                    continue
+                lo, hi = min(min(values), 0.99), max(max(values), 1.01)
+                lo, hi = lo / 1.01, hi * 1.01
+                p("set %srange [%g:%g]" % (axis, lo, hi))
+                tics = ratio_tics(lo, hi)
+                if tics:
+                    p("set %stics (%s)" % (axis, ", ".join("'%g' %g" % (t, t) for t in tics)))
+                else:
+                    p("set %stics autofreq" % axis)
+                if axis == "y2":
+                    p("set ytics nomirror")
+                    p("set logscale y2")
+                    p("set y2label 'wall time, relative (advisory)' tc rgb '#444444'")
             for name, pts in blocks:
                 p("$%s << EOD" % name)
                 for x, r in pts:
@@ -652,6 +670,7 @@ def main(argv=None):
         sp.add_argument("--order", help="file of commit hashes, oldest first (git rev-list --reverse)")
         sp.set_defaults(fn=fn)
         sp.add_argument("--threshold", type=float, default=2.0)
+        sp.add_argument("--window", type=int, default=0, help="only the last N commits of the history")
         if name == "report":
             sp.add_argument("--out", help="also write the report here")
         else:

@@ -154,6 +154,15 @@ class ReportTest(unittest.TestCase):
         self.assertIn("Entries now more than 5 % above their best ever: 1", lines)
         self.assertIn("Commits that moved an entry by more than 5 %: 2", lines)
 
+    def test_window(self):
+        # the last 3 commits (c5 c6 c7): C starts with the window, A's +10 % at c5 is outside
+        out, lines = self.report("--window", "3")
+        self.assertIn("3 commits", out)
+        a = self.row(lines, A)
+        self.assertIn("+0.45 %% %s" % short("c7"), a)
+        self.assertNotIn("(from", self.row(lines, C))
+        self.assertIn("Entries now more than 2 % above their best ever: 1", lines)  # B: 1650 vs 1600
+
     def test_replace_and_torn_line(self):
         # measuring c7 again replaces its line; a torn last line is ignored
         path = os.path.join(self.dir, "c7b.json")
@@ -200,7 +209,8 @@ class ReportTest(unittest.TestCase):
         script = ph.chart_script(lines_, commits, "reduced", "avx2", "/tmp/x.png", "png")
         self.assertIn("set logscale y", script)
         self.assertIn("set multiplot layout 3,2", script)  # distance, penetration, manifold x simd, ref
-        self.assertIn("wall, ci-box (advisory)", script)
+        self.assertIn('axes x1y2 with points pt 6 ps 1.3 lc rgb \'#444444\' title "wall, ci-box"', script)
+        self.assertIn("wall time, relative (advisory)", script)
         self.assertIn("set object rect from 2.55", script)  # c4 (index 3) shaded
         # A relative to c1: 1.1 from c5 on; C relative to its own first (c5): 1 then 0.99
         self.assertIn("4 1.1\n5 1.1\n6 1.105\n", script)
