@@ -2,7 +2,8 @@
 # The local build matrix: gcc and clang x every SIMD backend this machine can
 # build, each with warnings as errors, each tested with ctest. One build dir
 # per configuration (build/matrix-<compiler>-<backend>), reused between runs
-# so a second run only rebuilds what changed.
+# so a second run only rebuilds what changed. The kernel's tests only: the
+# Bullet integration (C++, one build) is tested by scripts/test.sh.
 #
 #   sse41     always
 #   avx2      when the CPU has avx2 and fma (else skipped: it could not run)
@@ -77,7 +78,8 @@ run_config() {
   echo "== $name"
   {
     cmake -S "$root" -B "$dir" -DCMAKE_C_COMPILER="$cc" -DMINK_SIMD="$simd" \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS=-Werror -DMINK_BUILD_BENCH=OFF "${extra[@]}" &&
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS=-Werror -DMINK_BUILD_BENCH=OFF \
+      -DMINK_BUILD_INTEGRATIONS=OFF "${extra[@]}" &&
       cmake --build "$dir" -j"$jobs"
   } >"$log" 2>&1 && build=ok
   if [ "$build" = ok ] && [ $run_tests = 1 ]; then

@@ -259,8 +259,8 @@ public:
 private:
     void fill_own(const btCollisionObjectWrapper *wa, const btCollisionObjectWrapper *wb,
                   const mink_contact_manifold &m);
-    btManifoldPoint make_point(const btCollisionObjectWrapper *wa, const btCollisionObjectWrapper *wb,
-                               const btVector3 &normal_on_b, const mink_contact &c) const;
+    btManifoldPoint shared_point(const btCollisionObjectWrapper *wa, const btCollisionObjectWrapper *wb,
+                                 const btVector3 &normal_on_b) const;
 
     btPersistentManifold *m_manifold;
     bool m_own = false;
@@ -308,17 +308,14 @@ void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0,
         result->addContactPoint(-bt(m.normal), bt(m.points[i].point_b), btScalar(m.points[i].separation));
 }
 
-btManifoldPoint MinkManifoldAlgorithm::make_point(const btCollisionObjectWrapper *wa,
-                                                  const btCollisionObjectWrapper *wb, const btVector3 &normal_on_b,
-                                                  const mink_contact &c) const
+// What every point of the pair shares this frame: the normal, its friction
+// directions, and the materials as btManifoldResult combines them.
+btManifoldPoint MinkManifoldAlgorithm::shared_point(const btCollisionObjectWrapper *wa,
+                                                    const btCollisionObjectWrapper *wb,
+                                                    const btVector3 &normal_on_b) const
 {
     const btCollisionObject *oa = wa->getCollisionObject(), *ob = wb->getCollisionObject();
-    const btVector3 point_a = bt(c.point_a), point_b = bt(c.point_b);
-    btManifoldPoint pt(oa->getWorldTransform().invXform(point_a), ob->getWorldTransform().invXform(point_b),
-                       normal_on_b, btScalar(c.separation));
-    pt.m_positionWorldOnA = point_a;
-    pt.m_positionWorldOnB = point_b;
-    // materials as btManifoldResult combines them
+    btManifoldPoint pt(btVector3(0, 0, 0), btVector3(0, 0, 0), normal_on_b, 0);
     pt.m_combinedFriction = gCalculateCombinedFrictionCallback(oa, ob);
     pt.m_combinedRestitution = gCalculateCombinedRestitutionCallback(oa, ob);
     pt.m_combinedRollingFriction = gCalculateCombinedRollingFrictionCallback(oa, ob);
@@ -352,8 +349,17 @@ void MinkManifoldAlgorithm::fill_own(const btCollisionObjectWrapper *wa, const b
     btManifoldPoint pts[MINK_MANIFOLD_POINTS];
     int old_of[MINK_MANIFOLD_POINTS]; // the old point each new one takes over, or -1
     bool taken[MINK_MANIFOLD_POINTS] = {};
+    const btManifoldPoint shared = shared_point(wa, wb, normal_on_b);
+    const btTransform &ta = wa->getCollisionObject()->getWorldTransform();
+    const btTransform &tb = wb->getCollisionObject()->getWorldTransform();
     for (uint32_t i = 0; i < m.count; ++i) {
-        pts[i] = make_point(wa, wb, normal_on_b, m.points[i]);
+        const mink_contact &c = m.points[i];
+        pts[i] = shared;
+        pts[i].m_positionWorldOnA = bt(c.point_a);
+        pts[i].m_positionWorldOnB = bt(c.point_b);
+        pts[i].m_localPointA = ta.invXform(pts[i].m_positionWorldOnA);
+        pts[i].m_localPointB = tb.invXform(pts[i].m_positionWorldOnB);
+        pts[i].m_distance1 = btScalar(c.separation);
         old_of[i] = -1;
         for (int j = 0; j < m_count; ++j)
             if (!taken[j] && m_keys[j] == m.points[i].id) old_of[i] = j;
