@@ -72,6 +72,9 @@ def save(path, lines):
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".history.", dir=d)
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(tmp, 0o666 & ~mask)  # mkstemp's 0600 would make the kept file private
     with os.fdopen(fd, "w") as f:
         for obj in lines:
             f.write(json.dumps(obj, sort_keys=True, separators=(", ", ": ")) + "\n")
@@ -367,7 +370,8 @@ def report_text(lines, commits, set_name, backend, threshold, history_name):
         w("  %s %s %s" % (c["short"], c.get("date", "")[:10], c.get("subject", "")[:110]))
     if spans:
         w("  (*: the step spans commits that were not measured; the commit named is the first measured after them)")
-    walls = [o for o in lines if o.get("kind") == "wall"]
+    in_report = {c["hash"] for c in commits}
+    walls = [o for o in lines if o.get("kind") == "wall" and o["hash"] in in_report]
     if walls:
         w("")
         w("Wall-time tags (advisory: shared machines, not gated):")
