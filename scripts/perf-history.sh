@@ -130,8 +130,19 @@ cleanup() {
   rm -rf "$tmp"
   git -C "$root" worktree prune 2>/dev/null || true
 }
+# The measuring run is a background job in its own process group: `wait`
+# returns as soon as a signal comes (a foreground job would first finish, and
+# an interrupted build would be recorded as a failed one), and the trap stops
+# the whole run (make, valgrind) before the worktree goes.
+child=""
+on_signal() {
+  trap - INT TERM
+  if [ -n "$child" ]; then kill -TERM -- "-$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
+  say "interrupted: the commit being measured is not recorded"
+  exit 130
+}
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap on_signal INT TERM
 
 # The order the report and chart use: git's, oldest first.
 { git -C "$root" rev-list --topo-order --reverse HEAD; git -C "$root" rev-list --topo-order --reverse --all; } \
@@ -172,9 +183,12 @@ measure() { # hash short date subject
     echo "no scripts/perf-regress.sh at this commit" >"$tmp/log"
     status=unmeasurable
   else
-    MINK_PERF_BUILD_DIR="$tmp/build" bash "$wt/scripts/perf-regress.sh" "--$set_name" \
+    MINK_PERF_BUILD_DIR="$tmp/build" setsid bash "$wt/scripts/perf-regress.sh" "--$set_name" \
       --backend "$backend" --baseline "$tmp/no-baseline.json" --out "$tmp/entries.json" \
-      --jobs "$jobs" >"$tmp/log" 2>&1 || rc=$?
+      --jobs "$jobs" >"$tmp/log" 2>&1 </dev/null &
+    child=$!
+    wait "$child" || rc=$?
+    child=""
     if [ "$rc" -le 1 ] && [ -s "$tmp/entries.json" ]; then status=ok
     elif grep -qE 'perf-regress: (configure failed|build failed|no .*mink-perf-driver)' "$tmp/log"; then status=build-failed
     elif grep -q 'perf-regress: unknown argument' "$tmp/log"; then status=unmeasurable

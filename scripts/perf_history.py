@@ -342,6 +342,8 @@ def report_text(lines, commits, set_name, backend, threshold, history_name):
         w("%-*s %11.1f %11.1f %9s  %-*s %-*s %s%s%s"
           % (kw, r["key"], fv, nv, pct(nv / fv), sw, at(r["up"]), sw, at(r["down"]),
              pct(nv / bv), mark, since))
+    if not rows:
+        w("(no measured commits)")
     if late:
         w("(from X: the entry first appears at commit X; its change is since then)")
     w("")
@@ -388,7 +390,7 @@ def report_text(lines, commits, set_name, backend, threshold, history_name):
                 if ratios:
                     w("    %s -> %s: median ratio over %d benchmarks %s"
                       % (tags[-2]["short"], tags[-1]["short"], len(ratios), pct(statistics.median(ratios))))
-    secs = [c["seconds"] for c in commits if c.get("seconds")]
+    secs = [c["seconds"] for c in commits if c.get("seconds") and c.get("status") == "ok"]
     if secs:
         w("")
         w("Time per measured commit (worktree, build, callgrind): median %d s, max %d s"
