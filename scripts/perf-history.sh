@@ -12,8 +12,9 @@
 #   --last N      the last N commits of HEAD's first-parent line (default 1)
 #   --range A..B  the first-parent commits of A..B
 #   --reduced     perf-regress.sh's CI set (default: the set DIR's history holds,
-#                 else reduced); about 20 s per commit on 2 cores
-#   --full        its full set, three repetitions; about 30 s per commit
+#                 else reduced); about 17 s per commit on 2 cores
+#   --full        its full set, three repetitions; 12-26 s per commit (the
+#                 commits with manifold entries take the longest)
 #   --out DIR     default bench/results/history: history.jsonl (appended),
 #                 history.png (the chart), report.txt (the report)
 #   --threshold   the report lists entries now more than PCT percent above
@@ -23,6 +24,7 @@
 #   --jobs N      callgrind runs at a time, passed on to perf-regress.sh (default nproc)
 #   --retry-failed  measure again the commits recorded as failed
 #   --no-chart    the report only
+#   --backend B   measure another backend's build (default avx2; its own history)
 #   --strict      exit 1 when a commit measured in this run did not measure
 #                 (CI: the script and each commit's perf-regress.sh still fit)
 #   --wall FILE   advisory wall time: a Google Benchmark JSON (scripts/bench.sh's
