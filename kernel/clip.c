@@ -84,6 +84,28 @@ uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_
     return n;
 }
 
+uint32_t clip_box_face(clip_point *poly, uint32_t n, const float *half, uint32_t axis, const uint8_t *ref_ids,
+                       clip_point *scratch)
+{
+    clip_point *in = poly, *out = scratch;
+    for (uint32_t j = 0; j < 4 && n > 0; ++j) {
+        const uint32_t a = ref_ids[j], b = ref_ids[(j + 1) & 3u];
+        /* the side runs along the axis its corners differ in; it bounds the
+         * face across the remaining one, on the corners' side of it */
+        const uint32_t along = (a ^ b) == 1u ? 0u : (a ^ b) == 2u ? 1u : 2u;
+        const uint32_t across = 3u - axis - along;
+        float m[3] = {0, 0, 0};
+        m[across] = (a >> across) & 1u ? 1.0f : -1.0f;
+        n = clip_side(in, n, v3_make(m[0], m[1], m[2]), half[across], clip_edge_key(3, a, b), out);
+        clip_point *t = in;
+        in = out;
+        out = t;
+    }
+    if (in != poly)
+        for (uint32_t i = 0; i < n; ++i) poly[i] = in[i];
+    return n;
+}
+
 /* Twice the signed area of (a, b, c) in the plane. */
 static inline float area2(const float *u, const float *v, uint32_t a, uint32_t b, uint32_t c)
 {

@@ -37,6 +37,14 @@ uint32_t clip_edge_key(uint32_t kind, uint32_t u, uint32_t v);
 uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_t *ref_ids, uint32_t nref,
                       v3 normal, clip_point *scratch);
 
+/* clip_polygon for a face of a box, in the box's frame: the face normal
+ * to `axis` with its corner ids (bits zyx: + on that axis) counter-
+ * clockwise in ref_ids; its sides are the planes +-x_k = half[k], so no
+ * plane is computed. The same sides in the same order and with the same
+ * keys as clip_polygon on the face's corners. */
+uint32_t clip_box_face(clip_point *poly, uint32_t n, const float *half, uint32_t axis, const uint8_t *ref_ids,
+                       clip_point *scratch);
+
 /* Chooses up to four of n points (separations sep, projected along
  * `normal`): the deepest, the farthest from it, then the two that add the
  * most area. Writes their indices into pick; returns how many. */

@@ -426,13 +426,7 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
         poly[m].key = clip_key(1, (uint32_t)!ref_b, ids[m], 0);
     }
     for (int m = 0; m < 4; ++m) poly[m].edge = clip_edge_key(6 + (uint32_t)!ref_b, ids[m], ids[(m + 1) % 4]);
-    v3 ref[4];
-    uint32_t ref_ids[4];
-    for (uint32_t m = 0; m < 4; ++m) {
-        ref_ids[m] = core_box_loop[f->i][m];
-        ref[m] = core_point(rv, ref_ids[m]);
-    }
-    const uint32_t n = clip_polygon(poly, 4, ref, ref_ids, 4, n_ref, scratch);
+    const uint32_t n = clip_box_face(poly, 4, rv->s->half, k, core_box_loop[f->i], scratch);
     return patch_contacts(c, f, poly, n, n_ref, d_ref, ref_b, out, deepest);
 }
 
