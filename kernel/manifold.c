@@ -1113,6 +1113,18 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
         !core_view_init(&c.va, a) || !core_view_init(&c.vb, b))
         return invalid(out);
     memset(out, 0, sizeof *out);
+    /* bounding spheres (every core point lies within its shape's extent of
+     * its origin) farther apart than the margin: no contacts, and no frame
+     * to set up (pairs a broadphase passes on are often this far apart) */
+    const float dx = c.pb.p.x - c.pa.p.x, dy = c.pb.p.y - c.pa.p.y, dz = c.pb.p.z - c.pa.p.z;
+    const float d2 = dx * dx + dy * dy + dz * dz;
+    const float reach = a->extent + a->radius + b->extent + b->radius + margin;
+    if (d2 > reach * reach * (1.0f + 1e-4f) + 1e-30f) {
+        const float inv = 1.0f / sqrtf(d2);
+        out->normal = (mink_vec3){dx * inv, dy * inv, dz * inv};
+        out->status = MINK_OK;
+        return MINK_OK;
+    }
     c.k = k;
     c.a = a;
     c.b = b;
