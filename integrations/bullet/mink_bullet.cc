@@ -43,6 +43,7 @@ struct TranslatedShape {
     mink_shape shape{};
     btTransform local = btTransform::getIdentity(); // mink's core frame in the Bullet shape's frame
     bool turned = false;                             // local is not the identity
+    float reach = 0;                                 // no core point farther from the origin, plus the radius
     void *hull_memory = nullptr;
     std::vector<btScalar> signature;
     ~TranslatedShape() { std::free(hull_memory); }
@@ -168,6 +169,7 @@ std::unique_ptr<TranslatedShape> translate(const btCollisionShape *s)
     default: break;
     }
     if (!ok) return nullptr;
+    t->reach = t->shape.extent + t->shape.radius;
     t->signature = signature_of(s);
     return t;
 }
@@ -287,10 +289,19 @@ void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0,
     const bool first = wa->getCollisionShape() == m_shape0;
     const TranslatedShape *sa = first ? m_mink0 : m_mink1, *sb = first ? m_mink1 : m_mink0;
 
-    const mink_pose pa = pose_of(wa->getWorldTransform(), *sa);
-    const mink_pose pb = pose_of(wb->getWorldTransform(), *sb);
     const float margin = float(m_manifold->getContactBreakingThreshold());
     mink_contact_manifold m;
+    // bounding spheres apart by more than the margin (mink's own first
+    // test, done here before the poses are converted): no contacts
+    const btVector3 gap = wb->getWorldTransform().getOrigin() - wa->getWorldTransform().getOrigin();
+    const btScalar reach = sa->reach + sb->reach + margin;
+    if (gap.length2() > reach * reach * btScalar(1.0001)) {
+        m.count = 0;
+        if (m_own) fill_own(wa, wb, m);
+        return;
+    }
+    const mink_pose pa = pose_of(wa->getWorldTransform(), *sa);
+    const mink_pose pb = pose_of(wb->getWorldTransform(), *sb);
     counters().queries.fetch_add(1, std::memory_order_relaxed);
     if (mink_manifold(&sa->shape, &pa, &sb->shape, &pb, margin, &m_cache, &m) == MINK_ERR_INVALID) {
         // a pose mink refuses (NaN, beyond MINK_MAX_MAGNITUDE): no contacts
@@ -341,9 +352,10 @@ btManifoldPoint MinkManifoldAlgorithm::shared_point(const btCollisionObjectWrapp
 void MinkManifoldAlgorithm::fill_own(const btCollisionObjectWrapper *wa, const btCollisionObjectWrapper *wb,
                                      const mink_contact_manifold &m)
 {
-    if (m_manifold->getNumContacts() != m_count) { // changed behind our back
-        m_manifold->clearManifold();
+    if (m.count == 0 || m_manifold->getNumContacts() != m_count) { // apart, or changed behind our back
+        if (m_manifold->getNumContacts() > 0) m_manifold->clearManifold();
         m_count = 0;
+        if (m.count == 0) return;
     }
     const btVector3 normal_on_b = -bt(m.normal);
     btManifoldPoint pts[MINK_MANIFOLD_POINTS];
