@@ -272,7 +272,9 @@ typedef struct mink_manifold mink_contact_manifold;
  *  edges touch, the points are corners of the touching features' overlap
  *  (the incident face clipped against the reference face): all of them
  *  when there are at most four, else four that keep the deepest point and
- *  most of the area. A vertex on a face, an edge across an edge, and any
+ *  most of the area; a face tilted against the other by less than 0.01
+ *  rad keeps all its corners within the margin (a settling box keeps four
+ *  points). A vertex on a face, an edge across an edge, and any
  *  contact of a sphere give one point; a capsule along a face or another
  *  capsule two. Rounded shapes: the cores are tested and the points moved
  *  out by the radii along the normal.
