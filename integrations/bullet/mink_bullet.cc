@@ -206,8 +206,12 @@ ShapeTable &shape_table()
 }
 
 struct Counters {
-    std::atomic<unsigned long long> mink_pairs{0}, fallback_pairs{0}, queries{0}, invalid{0};
+    std::atomic<unsigned long long> mink_pairs{0}, fallback_pairs{0}, queries{0}, invalid{0}, reused{0};
 };
+
+// relative to the smaller shape's size; 0: never reuse
+std::atomic<float> g_reuse_tolerance{0.0f};
+float reuse_tolerance() { return g_reuse_tolerance.load(std::memory_order_relaxed); }
 Counters &counters()
 {
     static Counters c;
@@ -272,6 +276,20 @@ private:
     // the mink key of each point of an owned manifold, in its order
     int m_count = 0;
     uint32_t m_keys[MINK_MANIFOLD_POINTS] = {};
+    // mink's last answer with contacts, kept for frames in which the pair
+    // has not moved relative to itself by more than the reuse tolerance
+    bool m_reusable = false;
+    btTransform m_rel;                        // B in A's frame then
+    btVector3 m_normal_a;                     // A's frame
+    btVector3 m_on_a[MINK_MANIFOLD_POINTS];   // A's frame
+    btVector3 m_on_b[MINK_MANIFOLD_POINTS];   // B's frame
+    uint32_t m_ids[MINK_MANIFOLD_POINTS] = {};
+    uint32_t m_kept = 0;
+    btScalar m_far_b = 0;                     // the farthest kept point from B's origin
+    btScalar m_tolerance = 0;                 // how far any point may have moved
+
+    bool reuse(const btTransform &ta, const btTransform &tb, mink_contact_manifold &m) const;
+    void keep(const btTransform &ta, const btTransform &tb, const mink_contact_manifold &m, btScalar size);
 };
 
 void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0, const btCollisionObjectWrapper *w1,
@@ -300,8 +318,14 @@ void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0,
         if (m_own) fill_own(wa, wb, m);
         return;
     }
-    const mink_pose pa = pose_of(wa->getWorldTransform(), *sa);
-    const mink_pose pb = pose_of(wb->getWorldTransform(), *sb);
+    const btTransform &ta = wa->getWorldTransform(), &tb = wb->getWorldTransform();
+    if (m_own && reuse(ta, tb, m)) {
+        counters().reused.fetch_add(1, std::memory_order_relaxed);
+        fill_own(wa, wb, m);
+        return;
+    }
+    const mink_pose pa = pose_of(ta, *sa);
+    const mink_pose pb = pose_of(tb, *sb);
     counters().queries.fetch_add(1, std::memory_order_relaxed);
     if (mink_manifold(&sa->shape, &pa, &sb->shape, &pb, margin, &m_cache, &m) == MINK_ERR_INVALID) {
         // a pose mink refuses (NaN, beyond MINK_MAX_MAGNITUDE): no contacts
@@ -310,6 +334,7 @@ void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0,
     }
 
     if (m_own) {
+        keep(ta, tb, m, btMin(sa->reach, sb->reach));
         fill_own(wa, wb, m);
         return;
     }
@@ -321,6 +346,54 @@ void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0,
 
 // What every point of the pair shares this frame: the normal, its friction
 // directions, and the materials as btManifoldResult combines them.
+// The kept answer moved with the bodies, when no point of it can have
+// moved relative to the other body by more than the tolerance since mink
+// computed it: B's points move in A's frame by at most |dp| + theta |r|
+// (r: the point's distance from B's origin, theta: the relative turn).
+bool MinkManifoldAlgorithm::reuse(const btTransform &ta, const btTransform &tb, mink_contact_manifold &m) const
+{
+    if (!m_reusable) return false;
+    const btTransform rel = ta.inverseTimes(tb);
+    const btScalar dp = (rel.getOrigin() - m_rel.getOrigin()).length();
+    if (!(dp <= m_tolerance)) return false;
+    const btMatrix3x3 d = m_rel.getBasis().transposeTimes(rel.getBasis());
+    if (!(d[0][0] + d[1][1] + d[2][2] > 2)) return false; // turned by more than 60 degrees
+    // sin theta from the skew part (exact for small turns, unlike the trace)
+    const btVector3 skew(d[2][1] - d[1][2], d[0][2] - d[2][0], d[1][0] - d[0][1]);
+    const btScalar theta = btScalar(0.5) * skew.length() * btScalar(1.01);
+    if (!(dp + theta * m_far_b <= m_tolerance)) return false;
+    const btVector3 n = ta.getBasis() * m_normal_a;
+    m.normal = mink_vec3{float(n.x()), float(n.y()), float(n.z())};
+    m.count = m_kept;
+    m.status = MINK_OK;
+    for (uint32_t i = 0; i < m_kept; ++i) {
+        const btVector3 pa = ta * m_on_a[i], pb = tb * m_on_b[i];
+        m.points[i].point_a = mink_vec3{float(pa.x()), float(pa.y()), float(pa.z())};
+        m.points[i].point_b = mink_vec3{float(pb.x()), float(pb.y()), float(pb.z())};
+        m.points[i].separation = float((pb - pa).dot(n));
+        m.points[i].id = m_ids[i];
+    }
+    return true;
+}
+
+void MinkManifoldAlgorithm::keep(const btTransform &ta, const btTransform &tb, const mink_contact_manifold &m,
+                                 btScalar size)
+{
+    m_tolerance = btScalar(reuse_tolerance()) * size;
+    m_reusable = m.count > 0 && m.status == MINK_OK && m_tolerance > 0;
+    if (!m_reusable) return;
+    m_rel = ta.inverseTimes(tb);
+    m_normal_a = ta.getBasis().transpose() * bt(m.normal);
+    m_kept = m.count;
+    m_far_b = 0;
+    for (uint32_t i = 0; i < m.count; ++i) {
+        m_on_a[i] = ta.invXform(bt(m.points[i].point_a));
+        m_on_b[i] = tb.invXform(bt(m.points[i].point_b));
+        m_ids[i] = m.points[i].id;
+        m_far_b = btMax(m_far_b, m_on_b[i].length());
+    }
+}
+
 btManifoldPoint MinkManifoldAlgorithm::shared_point(const btCollisionObjectWrapper *wa,
                                                     const btCollisionObjectWrapper *wb,
                                                     const btVector3 &normal_on_b) const
@@ -496,5 +569,11 @@ void mink_bullet_forget_shape(const btCollisionShape *shape)
 mink_bullet_stats mink_bullet_get_stats()
 {
     const Counters &c = counters();
-    return mink_bullet_stats{c.mink_pairs.load(), c.fallback_pairs.load(), c.queries.load(), c.invalid.load()};
+    return mink_bullet_stats{c.mink_pairs.load(), c.fallback_pairs.load(), c.queries.load(), c.invalid.load(),
+                             c.reused.load()};
+}
+
+void mink_bullet_set_reuse_tolerance(float relative)
+{
+    g_reuse_tolerance.store(relative > 0 && std::isfinite(relative) ? relative : 0.0f, std::memory_order_relaxed);
 }

@@ -45,12 +45,26 @@ void mink_bullet_unregister(btCollisionDispatcher *dispatcher);
 // reused by a new shape). No pair may still use it.
 void mink_bullet_forget_shape(const btCollisionShape *shape);
 
-// Counters since registration, for tests and benchmarks.
+// Frame coherence on the engine's side (off by default): a pair whose
+// bodies have not moved relative to each other since mink answered it (no
+// point of the answer moved by more than `relative` times the smaller
+// shape's size) reuses that answer, moved with the bodies, without calling
+// mink. 1e-4 keeps the answers within mink's query tolerance; 1e-3 is
+// about Jolt's body-pair cache (1 mm on a metre-sized body). 0 (the
+// default): every frame calls mink_manifold. Measured on the scenes of
+// mink-bullet-scenes (--reuse-tolerance): at 1e-4 few pairs qualify (7 %
+// of the pyramid's pair-frames); at 1e-3, 76 % of the pyramid's and 95 %
+// of the stack's do, and their narrowphase time falls 2.5x and 3.7x, with
+// answers that much coarser; the pile (9 %) hardly changes.
+void mink_bullet_set_reuse_tolerance(float relative);
+
+// Counters since the program started, for tests and benchmarks.
 struct mink_bullet_stats {
     unsigned long long mink_pairs;     // algorithms created on mink
     unsigned long long fallback_pairs; // algorithms left to Bullet
     unsigned long long queries;        // mink_manifold calls
     unsigned long long invalid;        // answered MINK_ERR_INVALID (no contacts)
+    unsigned long long reused;         // answers reused (see above)
 };
 mink_bullet_stats mink_bullet_get_stats();
 

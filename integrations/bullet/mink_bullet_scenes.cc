@@ -4,6 +4,7 @@
 // Usage: mink-bullet-scenes [--scene pyramid|pile|stack|all] [--steps N]
 //                           [--narrowphase bullet|mink|both] [--seed S]
 //                           [--rows N] [--bodies N] [--height N] [--out DIR]
+//                           [--reuse-tolerance T]   (0: mink every frame)
 // Prints a table (narrowphase and step ms per step: medians over the steps;
 // contacts per step; the tracked top box's drift; bodies lost). With --out:
 // DIR/scenes.json (the table), DIR/<scene>-<narrowphase>.series (per step:
@@ -25,7 +26,7 @@ int usage()
 {
     std::fprintf(stderr, "usage: mink-bullet-scenes [--scene pyramid|pile|stack|all] [--steps N]\n"
                          "       [--narrowphase bullet|mink|both] [--seed S] [--rows N] [--bodies N]\n"
-                         "       [--height N] [--out DIR]\n");
+                         "       [--height N] [--out DIR] [--reuse-tolerance T]\n");
     return 2;
 }
 
@@ -86,7 +87,13 @@ int main(int argc, char **argv)
         else if (a == "--rows") { if (!number(opt.pyramid_rows)) return usage(); }
         else if (a == "--bodies") { if (!number(opt.pile_bodies)) return usage(); }
         else if (a == "--height") { if (!number(opt.stack_height)) return usage(); }
-        else if (a == "--seed") {
+        else if (a == "--reuse-tolerance" && v) {
+            char *end = nullptr;
+            const float t = std::strtof(v, &end);
+            if (*end || !(t >= 0 && t < 1)) return usage();
+            opt.reuse_tolerance = t;
+            ++i;
+        } else if (a == "--seed") {
             int s = 0;
             if (!number(s)) return usage();
             opt.seed = uint32_t(s);
@@ -132,6 +139,12 @@ int main(int argc, char **argv)
                     step_ms > 0 ? 100.0 * np_ms / step_ms : 0.0, r.mean_contacts(), r.max_drift, r.lost,
                     r.non_finite);
     }
+    for (const SceneRun &r : runs)
+        if (r.narrowphase == Narrowphase::mink && r.mink_queries + r.mink_reused > 0)
+            std::printf("%s: mink answered %llu pair-frames, reused %llu (%.0f %%; reuse tolerance %g)\n",
+                        r.scene.c_str(), r.mink_queries, r.mink_reused,
+                        100.0 * double(r.mink_reused) / double(r.mink_queries + r.mink_reused),
+                        double(opt.reuse_tolerance));
     // the ratio per scene when both ran
     for (size_t i = 0; i + 1 < runs.size(); ++i)
         if (runs[i].scene == runs[i + 1].scene && runs[i].narrowphase == Narrowphase::bullet &&

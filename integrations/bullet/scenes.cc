@@ -162,7 +162,8 @@ SceneRun Scene::run(const std::string &name, const SceneOptions &opt, btRigidBod
     const int settled = std::min(60, opt.steps / 5);
     btVector3 start = tracked ? tracked->getWorldTransform().getOrigin() : btVector3(0, 0, 0);
     std::vector<char> lost(m_bodies.size(), 0), bad(m_bodies.size(), 0);
-    const unsigned long long queries0 = mink_bullet_get_stats().queries;
+    const mink_bullet_stats stats0 = mink_bullet_get_stats();
+    mink_bullet_set_reuse_tolerance(opt.reuse_tolerance);
     r.steps.reserve(size_t(opt.steps));
     for (int s = 0; s < opt.steps; ++s) {
         m_dispatcher.spent_ms = 0;
@@ -188,7 +189,10 @@ SceneRun Scene::run(const std::string &name, const SceneOptions &opt, btRigidBod
         r.steps.push_back(rec);
     }
     for (size_t i = 0; i < m_bodies.size(); ++i) r.lost += lost[i], r.non_finite += bad[i];
-    if (m_np == Narrowphase::mink) r.mink_queries = mink_bullet_get_stats().queries - queries0;
+    if (m_np == Narrowphase::mink) {
+        r.mink_queries = mink_bullet_get_stats().queries - stats0.queries;
+        r.mink_reused = mink_bullet_get_stats().reused - stats0.reused;
+    }
     if (opt.keep_wireframe) wireframe(r);
     return r;
 }

@@ -18,6 +18,7 @@ struct SceneOptions {
     int stack_height = 10;  // scene "stack": rounded boxes
     uint32_t seed = 1;
     bool keep_wireframe = false; // the final state's edges, for pictures
+    float reuse_tolerance = 0.0f; // mink runs: mink_bullet_set_reuse_tolerance (0: off)
 };
 
 // Per step, after it.
@@ -39,6 +40,7 @@ struct SceneRun {
     int non_finite = 0;             // bodies whose pose became NaN or infinite
     double max_drift = 0;           // of the tracked body (the top box), over the run
     unsigned long long mink_queries = 0; // mink_manifold calls (mink runs)
+    unsigned long long mink_reused = 0;  // answers reused while the pair stood still
     // the final state as line segments (x0 y0 z0 x1 y1 z1), with the kind
     // of body each came from (0 ground, 1 box, 2 hull, 3 capsule, 4 sphere)
     std::vector<float> wire;

@@ -169,6 +169,44 @@ void fallback()
     std::printf("ok fallback: a cone keeps Bullet's algorithm\n");
 }
 
+// A pair that barely moved reuses mink's last answer, moved with the
+// bodies; it agrees with a fresh answer within the reuse tolerance.
+void reuse()
+{
+    btBoxShape ground(btVector3(5, 1, 5)), box(btVector3(0.5f, 0.5f, 0.5f));
+    const btTransform g = pose(btVector3(0, -1, 0));
+    const btQuaternion tilt(btVector3(1, 0, 0), 0.004f);
+    mink_bullet_set_reuse_tolerance(1e-4f);
+    PairWorld w(true, &box, pose(btVector3(0.2f, 0.49f, 0), tilt), &ground, g);
+    w.collide();
+    const mink_bullet_stats s0 = mink_bullet_get_stats();
+    // 20 micrometres and 10 microradians: within 1e-4 of the box's size
+    const btTransform moved = pose(btVector3(0.20002f, 0.49f, 0), tilt * btQuaternion(btVector3(0, 1, 0), 1e-5f));
+    w.a.setWorldTransform(moved);
+    const std::vector<Contact> reused = w.collide();
+    const mink_bullet_stats s1 = mink_bullet_get_stats();
+    CHECK(s1.reused == s0.reused + 1 && s1.queries == s0.queries, "the still pair was not reused");
+    mink_bullet_set_reuse_tolerance(0);
+    PairWorld fresh_world(true, &box, moved, &ground, g);
+    const std::vector<Contact> fresh = fresh_world.collide();
+    mink_bullet_set_reuse_tolerance(1e-4f);
+    const mink_bullet_stats s2 = mink_bullet_get_stats();
+    CHECK(reused.size() == fresh.size(), "reused %zu points, fresh %zu", reused.size(), fresh.size());
+    for (size_t i = 0; i < reused.size() && i < fresh.size(); ++i) {
+        btScalar best = BT_LARGE_FLOAT;
+        for (const Contact &f : fresh) best = btMin(best, (f.on_b - reused[i].on_b).length());
+        CHECK(best < 2e-4f, "reused point %zu is %g from the fresh answer's", i, double(best));
+    }
+    CHECK(std::fabs(deepest(reused) - deepest(fresh)) < 2e-4f, "deepest: reused %g, fresh %g",
+          double(deepest(reused)), double(deepest(fresh)));
+    // moved by a millimetre: mink answers again
+    w.a.setWorldTransform(pose(btVector3(0.201f, 0.49f, 0), tilt));
+    w.collide();
+    CHECK(mink_bullet_get_stats().queries == s2.queries + 1, "a moved pair reused a stale answer");
+    mink_bullet_set_reuse_tolerance(0);
+    std::printf("ok reuse: a still pair reuses its answer (within the tolerance), a moved one asks mink\n");
+}
+
 void compound()
 {
     // a compound's children go through Bullet's compound algorithm, which
@@ -226,6 +264,7 @@ int main()
     warm_start();
     fallback();
     compound();
+    reuse();
     if (failures) std::printf("%d check(s) failed\n", failures);
     return failures ? 1 : 0;
 }
