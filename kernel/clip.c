@@ -56,6 +56,25 @@ static uint32_t clip_side(const clip_point *in, uint32_t n, v3 m, float c, uint3
     return k;
 }
 
+/* One side of a clip: in's polygon clipped into out, then the two swapped
+ * (the next side reads what this one wrote). */
+static uint32_t clip_next(clip_point **in, clip_point **out, uint32_t n, v3 m, float c, uint32_t side)
+{
+    n = clip_side(*in, n, m, c, side, *out);
+    clip_point *t = *in;
+    *in = *out;
+    *out = t;
+    return n;
+}
+
+/* The clipped polygon back in poly, where the caller expects it. */
+static uint32_t clip_result(clip_point *poly, const clip_point *in, uint32_t n)
+{
+    if (in != poly)
+        for (uint32_t i = 0; i < n; ++i) poly[i] = in[i];
+    return n;
+}
+
 uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_t *ref_ids, uint32_t nref,
                       v3 normal, clip_point *scratch)
 {
@@ -74,14 +93,9 @@ uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_
             const v3 out_dir = v3_sub(ref[j], centre);
             m = v3_sub(out_dir, v3_scale(normal, v3_dot(out_dir, normal)));
         }
-        n = clip_side(in, n, m, v3_dot(m, ref[j]), clip_edge_key(3, ref_ids[j], ref_ids[j1]), out);
-        clip_point *t = in;
-        in = out;
-        out = t;
+        n = clip_next(&in, &out, n, m, v3_dot(m, ref[j]), clip_edge_key(3, ref_ids[j], ref_ids[j1]));
     }
-    if (in != poly)
-        for (uint32_t i = 0; i < n; ++i) poly[i] = in[i];
-    return n;
+    return clip_result(poly, in, n);
 }
 
 uint32_t clip_box_face(clip_point *poly, uint32_t n, const float *half, uint32_t axis, const uint8_t *ref_ids,
@@ -96,14 +110,9 @@ uint32_t clip_box_face(clip_point *poly, uint32_t n, const float *half, uint32_t
         const uint32_t across = 3u - axis - along;
         float m[3] = {0, 0, 0};
         m[across] = (a >> across) & 1u ? 1.0f : -1.0f;
-        n = clip_side(in, n, v3_make(m[0], m[1], m[2]), half[across], clip_edge_key(3, a, b), out);
-        clip_point *t = in;
-        in = out;
-        out = t;
+        n = clip_next(&in, &out, n, v3_make(m[0], m[1], m[2]), half[across], clip_edge_key(3, a, b));
     }
-    if (in != poly)
-        for (uint32_t i = 0; i < n; ++i) poly[i] = in[i];
-    return n;
+    return clip_result(poly, in, n);
 }
 
 /* Twice the signed area of (a, b, c) in the plane. */

@@ -353,13 +353,12 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
 {
     const int ref_b = f->type == CACHE_FEATURE_FACE_B;
     float sep[CLIP_MAX_POINTS];
-    *deepest = INFINITY;
+    uint32_t low = 0; /* the deepest point */
     for (uint32_t i = 0; i < n; ++i) {
         sep[i] = v3_dot(n_ref, poly[i].p) - d_ref;
-        *deepest = minf(*deepest, sep[i]);
+        low = sep[i] < sep[low] ? i : low;
     }
-    uint32_t low = 0;
-    for (uint32_t i = 1; i < n; ++i) low = sep[i] < sep[low] ? i : low;
+    *deepest = n > 0 ? sep[low] : INFINITY;
     const float within = c->margin_core + c->prefer;
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
@@ -527,25 +526,19 @@ static void emit_single(const mctx *c, const mink_result *r, struct mink_manifol
     /* witnesses on their shapes' support planes along the normal: a query
      * that hit its iteration cap may leave one off its shape (then the
      * support points themselves) */
-    if (r->status == MINK_OK) {
-        out->normal = r->normal;
-        out->count = 1;
-        out->points[0].point_a = r->point_a;
-        out->points[0].point_b = r->point_b;
-        out->points[0].separation = r->distance;
-        out->points[0].id = key;
-        return;
-    }
-    uint32_t ia, ib;
-    const float ha = support_of(c, 0, n, &ia), hb = support_of(c, 1, v3_neg(n), &ib);
-    const v3 pa = m33_tmul(&c->rot_a, v3_sub(r->point_a, c->pa.p)), pb = m33_tmul(&c->rot_a, v3_sub(r->point_b, c->pa.p));
-    /* + the rounding of world points far from the origin back to A's frame */
-    const float far = maxf(maxf(fabsf(c->pa.p.x), fabsf(c->pa.p.y)), fabsf(c->pa.p.z)) + v3_len(pa) + v3_len(pb);
-    const float slack = c->prefer + 1e-5f * c->scale + 16.0f * FLT_EPSILON * far;
-    if (v3_dot(n, pa) - c->ra > ha + slack || -v3_dot(n, pb) - c->rb > hb + slack) {
-        core_contact cc = contact_between(c, view_point(c, 0, ia), view_point(c, 1, ib), n, key);
-        emit(c, n, &cc, 1, out);
-        return;
+    if (r->status != MINK_OK) {
+        uint32_t ia, ib;
+        const float ha = support_of(c, 0, n, &ia), hb = support_of(c, 1, v3_neg(n), &ib);
+        const v3 pa = m33_tmul(&c->rot_a, v3_sub(r->point_a, c->pa.p));
+        const v3 pb = m33_tmul(&c->rot_a, v3_sub(r->point_b, c->pa.p));
+        /* + the rounding of world points far from the origin back to A's frame */
+        const float far = maxf(maxf(fabsf(c->pa.p.x), fabsf(c->pa.p.y)), fabsf(c->pa.p.z)) + v3_len(pa) + v3_len(pb);
+        const float slack = c->prefer + 1e-5f * c->scale + 16.0f * FLT_EPSILON * far;
+        if (v3_dot(n, pa) - c->ra > ha + slack || -v3_dot(n, pb) - c->rb > hb + slack) {
+            core_contact cc = contact_between(c, view_point(c, 0, ia), view_point(c, 1, ib), n, key);
+            emit(c, n, &cc, 1, out);
+            return;
+        }
     }
     out->normal = r->normal;
     out->count = 1;

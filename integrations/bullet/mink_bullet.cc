@@ -205,9 +205,36 @@ ShapeTable &shape_table()
     return table;
 }
 
+// Pair creations are rare: shared counters. Queries are per pair and
+// frame, on whatever threads dispatch them: each thread counts its own
+// (one writer, no locked add on a shared line), summed when asked.
 struct Counters {
-    std::atomic<unsigned long long> mink_pairs{0}, fallback_pairs{0}, queries{0}, invalid{0}, reused{0};
+    std::atomic<unsigned long long> mink_pairs{0}, fallback_pairs{0};
 };
+struct QueryCounts {
+    std::atomic<unsigned long long> queries{0}, invalid{0}, reused{0};
+};
+struct QueryCountTable {
+    std::mutex lock;
+    std::vector<std::unique_ptr<QueryCounts>> threads;
+};
+QueryCountTable &query_count_table()
+{
+    static QueryCountTable table;
+    return table;
+}
+QueryCounts &thread_counts()
+{
+    thread_local QueryCounts *mine = nullptr;
+    if (!mine) {
+        QueryCountTable &t = query_count_table();
+        std::lock_guard<std::mutex> guard(t.lock);
+        t.threads.push_back(std::make_unique<QueryCounts>());
+        mine = t.threads.back().get();
+    }
+    return *mine;
+}
+void count(std::atomic<unsigned long long> &n) { n.store(n.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
 
 // relative to the smaller shape's size; 0: never reuse
 std::atomic<float> g_reuse_tolerance{0.0f};
@@ -320,16 +347,16 @@ void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0,
     }
     const btTransform &ta = wa->getWorldTransform(), &tb = wb->getWorldTransform();
     if (m_own && reuse(ta, tb, m)) {
-        counters().reused.fetch_add(1, std::memory_order_relaxed);
+        count(thread_counts().reused);
         fill_own(wa, wb, m);
         return;
     }
     const mink_pose pa = pose_of(ta, *sa);
     const mink_pose pb = pose_of(tb, *sb);
-    counters().queries.fetch_add(1, std::memory_order_relaxed);
+    count(thread_counts().queries);
     if (mink_manifold(&sa->shape, &pa, &sb->shape, &pb, margin, &m_cache, &m) == MINK_ERR_INVALID) {
         // a pose mink refuses (NaN, beyond MINK_MAX_MAGNITUDE): no contacts
-        counters().invalid.fetch_add(1, std::memory_order_relaxed);
+        count(thread_counts().invalid);
         m.count = 0;
     }
 
@@ -569,8 +596,15 @@ void mink_bullet_forget_shape(const btCollisionShape *shape)
 mink_bullet_stats mink_bullet_get_stats()
 {
     const Counters &c = counters();
-    return mink_bullet_stats{c.mink_pairs.load(), c.fallback_pairs.load(), c.queries.load(), c.invalid.load(),
-                             c.reused.load()};
+    mink_bullet_stats s{c.mink_pairs.load(), c.fallback_pairs.load(), 0, 0, 0};
+    QueryCountTable &t = query_count_table();
+    std::lock_guard<std::mutex> guard(t.lock);
+    for (const auto &q : t.threads) {
+        s.queries += q->queries.load(std::memory_order_relaxed);
+        s.invalid += q->invalid.load(std::memory_order_relaxed);
+        s.reused += q->reused.load(std::memory_order_relaxed);
+    }
+    return s;
 }
 
 void mink_bullet_set_reuse_tolerance(float relative)
