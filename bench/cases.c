@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "cases.h"
+#include "cases_internal.h"
 #include "mink/mink_ref.h"
 
 #include <errno.h>
@@ -19,12 +20,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#if defined(__GNUC__) || defined(__clang__)
-#define CASES_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define CASES_PRINTF(f, a)
-#endif
 
 /* ------------------------------------------------------------ arena */
 
@@ -81,7 +76,7 @@ static double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
 
 /* Rotates v by q = (w, x, y, z), normalized when its norm allows; `inverse`
  * applies the conjugate (world -> local). */
-static void quat_rotate(const double q[4], int inverse, const double v[3], double out[3])
+void case_quat_rotate(const double q[4], int inverse, const double v[3], double out[3])
 {
     double w = q[0], x = q[1], y = q[2], z = q[3];
     const double n = sqrt(w * w + x * x + y * y + z * z);
@@ -96,7 +91,7 @@ static void quat_rotate(const double q[4], int inverse, const double v[3], doubl
 
 static void to_world(const case_pose *q, const double local[3], double out[3])
 {
-    quat_rotate(q->q, 0, local, out);
+    case_quat_rotate(q->q, 0, local, out);
     out[0] += q->p[0];
     out[1] += q->p[1];
     out[2] += q->p[2];
@@ -109,7 +104,7 @@ static double max_abs_coord(const double v[3])
 
 /* FORMAT.md's per-shape scale: largest |world coordinate| of a core point,
  * plus the radius. */
-static double shape_scale(const case_shape *s, const case_pose *q)
+double case_shape_scale(const case_shape *s, const case_pose *q)
 {
     double m = 0.0, w[3];
     switch (s->type) {
@@ -164,7 +159,7 @@ static double shape_bound(const case_shape *s)
 double case_support_h(const case_shape *s, const case_pose *q, const double d[3])
 {
     double dl[3], core = 0.0;
-    quat_rotate(q->q, 1, d, dl); /* d . (R x + p) = (R^T d) . x + d . p */
+    case_quat_rotate(q->q, 1, d, dl); /* d . (R x + p) = (R^T d) . x + d . p */
     switch (s->type) {
     case MINK_SHAPE_SPHERE: core = 0.0; break;
     case MINK_SHAPE_CAPSULE: core = s->param[0] * fabs(dl[1]); break;
@@ -493,6 +488,59 @@ static int parse_patch(parser *p, mink_case *c)
     return 0;
 }
 
+static int is_shape_word(const token *t)
+{
+    return token_is(t, "sphere") || token_is(t, "capsule") || token_is(t, "box") || token_is(t, "hull");
+}
+
+static int parse_trailing(parser *p, const char *after)
+{
+    if (p->cur >= p->ntok) return 0;
+    char shown[64];
+    token_text(&p->tok[p->cur], shown, sizeof shown);
+    return fail(p, "%zu trailing token(s) after the %s, first '%s'", p->ntok - p->cur, after, shown);
+}
+
+/* The rest of a cast line, after shape A and its first pose:
+ * <poseA1> <shapeB> <poseB0> <poseB1> <target> hit <t> <n> | miss <dmin>. */
+static int parse_cast_line(parser *p, mink_case *c)
+{
+    token t = {NULL, 0};
+    char shown[64];
+    if (parse_pose(p, "A at t = 1", &c->qa1, &c->pa1) != 0) return -1;
+    if (parse_shape(p, "B", &c->sb, &c->b) != 0) return -1;
+    if (parse_pose(p, "B at t = 0", &c->qb, &c->pb) != 0) return -1;
+    if (parse_pose(p, "B at t = 1", &c->qb1, &c->pb1) != 0) return -1;
+    if (parse_finite(p, "target", &c->target) != 0) return -1;
+    if (c->target < 0.0) return fail(p, "cast target %.17g is negative", c->target);
+    if (next_token(p, "cast expectation (hit or miss)", &t) != 0) return -1;
+    if (token_is(&t, "hit")) {
+        c->kind = CASE_HIT;
+        if (parse_finite(p, "hit time t", &c->value) != 0) return -1;
+        if (!(c->value >= 0.0 && c->value <= 1.0)) return fail(p, "hit time %.17g is outside [0, 1]", c->value);
+        static const char *const names[3] = {"normal nx", "normal ny", "normal nz"};
+        for (int k = 0; k < 3; ++k)
+            if (parse_finite(p, names[k], &c->normal[k]) != 0) return -1;
+        const double len = norm3(c->normal);
+        if (len != 0.0) {
+            if (fabs(len - 1.0) > 1e-3) return fail(p, "expected normal is not unit (|n| = %.9g) nor 0 0 0", len);
+            for (int k = 0; k < 3; ++k) c->normal[k] /= len;
+        }
+    } else if (token_is(&t, "miss")) {
+        c->kind = CASE_MISS;
+        if (parse_finite(p, "miss dmin", &c->value) != 0) return -1;
+    } else {
+        token_text(&t, shown, sizeof shown);
+        return fail(p, "unknown cast expectation '%s' (want hit or miss)", shown);
+    }
+    if (parse_trailing(p, "cast expectation") != 0) return -1;
+    c->L = fmax(fmax(1.0, fmax(case_shape_scale(&c->sa, &c->qa), case_shape_scale(&c->sb, &c->qb))),
+                fmax(case_shape_scale(&c->sa, &c->qa1), case_shape_scale(&c->sb, &c->qb1)));
+    p->lines[p->count] = p->line;
+    p->count++;
+    return 0;
+}
+
 static int parse_line(parser *p)
 {
     token id = {NULL, 0};
@@ -522,6 +570,9 @@ static int parse_line(parser *p)
     c->id = ids;
     if (parse_shape(p, "A", &c->sa, &c->a) != 0) return -1;
     if (parse_pose(p, "A", &c->qa, &c->pa) != 0) return -1;
+    /* a cast line has a second pose where a query line has shape B */
+    c->is_cast = p->cur < p->ntok && !is_shape_word(&p->tok[p->cur]);
+    if (c->is_cast) return parse_cast_line(p, c);
     if (parse_shape(p, "B", &c->sb, &c->b) != 0) return -1;
     if (parse_pose(p, "B", &c->qb, &c->pb) != 0) return -1;
     if (parse_expect(p, c) != 0 || parse_patch(p, c) != 0) return -1;
@@ -530,7 +581,7 @@ static int parse_line(parser *p)
         return fail(p, "%zu trailing token(s) after the %s, first '%s'", p->ntok - p->cur,
                     c->patch ? "patch" : "expectation", shown);
     }
-    c->L = fmax(1.0, fmax(shape_scale(&c->sa, &c->qa), shape_scale(&c->sb, &c->qb)));
+    c->L = fmax(1.0, fmax(case_shape_scale(&c->sa, &c->qa), case_shape_scale(&c->sb, &c->qb)));
     p->lines[p->count] = p->line;
     p->count++;
     return 0;
@@ -716,8 +767,7 @@ mink_status case_run(const mink_case *c, int kernel, int query, mink_cache *cach
 
 /* ------------------------------------------------------------ checker */
 
-static int reject(char *why, size_t whylen, const char *fmt, ...) CASES_PRINTF(3, 4);
-static int reject(char *why, size_t whylen, const char *fmt, ...)
+int case_reject(char *why, size_t whylen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -774,24 +824,24 @@ static int check_witness(const mink_case *c, const mink_result *r, double tol, i
     const double pb[3] = {r->point_b.x, r->point_b.y, r->point_b.z};
     const double d = r->distance;
     const double len = norm3(n);
-    if (fabs(len - 1.0) > 1e-3) return reject(why, whylen, "normal not unit: |n| = %.9g", len);
+    if (fabs(len - 1.0) > 1e-3) return case_reject(why, whylen, "normal not unit: |n| = %.9g", len);
     const double gap[3] = {pb[0] - pa[0] - d * n[0], pb[1] - pa[1] - d * n[1], pb[2] - pa[2] - d * n[2]};
     if (norm3(gap) > tol)
-        return reject(why, whylen, "witnesses: |pB - pA - distance*n| = %.3g > tol %.3g", norm3(gap), tol);
+        return case_reject(why, whylen, "witnesses: |pB - pA - distance*n| = %.3g > tol %.3g", norm3(gap), tol);
     const double ca[3] = {pa[0] - c->qa.p[0], pa[1] - c->qa.p[1], pa[2] - c->qa.p[2]};
     const double cb[3] = {pb[0] - c->qb.p[0], pb[1] - c->qb.p[1], pb[2] - c->qb.p[2]};
     if (norm3(ca) > shape_bound(&c->sa) + tol)
-        return reject(why, whylen, "pA is %.9g from A's origin, A's bound is %.9g", norm3(ca), shape_bound(&c->sa));
+        return case_reject(why, whylen, "pA is %.9g from A's origin, A's bound is %.9g", norm3(ca), shape_bound(&c->sa));
     if (norm3(cb) > shape_bound(&c->sb) + tol)
-        return reject(why, whylen, "pB is %.9g from B's origin, B's bound is %.9g", norm3(cb), shape_bound(&c->sb));
+        return case_reject(why, whylen, "pB is %.9g from B's origin, B's bound is %.9g", norm3(cb), shape_bound(&c->sb));
     if (!planes) return 1;
     const double u[3] = {n[0] / len, n[1] / len, n[2] / len};
     double sa, sb, ha, hb;
     plane_slack(c, u, pa, pb, &sa, &sb, &ha, &hb);
     if (sa < -tol)
-        return reject(why, whylen, "pA outside A: n.pA = %.9g > h_A(n) = %.9g (tol %.3g)", dot3(u, pa), ha, tol);
+        return case_reject(why, whylen, "pA outside A: n.pA = %.9g > h_A(n) = %.9g (tol %.3g)", dot3(u, pa), ha, tol);
     if (sb < -tol)
-        return reject(why, whylen, "pB outside B: n.pB = %.9g < -h_B(-n) = %.9g (tol %.3g)", dot3(u, pb), hb, tol);
+        return case_reject(why, whylen, "pB outside B: n.pB = %.9g < -h_B(-n) = %.9g (tol %.3g)", dot3(u, pb), hb, tol);
     if (sa <= tol && sb <= tol) return 1;
     const int has_expected = c->normal[0] != 0.0 || c->normal[1] != 0.0 || c->normal[2] != 0.0;
     if (has_expected) {
@@ -800,9 +850,9 @@ static int check_witness(const mink_case *c, const mink_result *r, double tol, i
         if (fabs(ea) <= tol && fabs(eb) <= tol) return 1;
     }
     if (sa > tol)
-        return reject(why, whylen, "pA not on A's support plane: n.pA = %.9g, h_A(n) = %.9g (tol %.3g)%s",
+        return case_reject(why, whylen, "pA not on A's support plane: n.pA = %.9g, h_A(n) = %.9g (tol %.3g)%s",
                       dot3(u, pa), ha, tol, has_expected ? ", nor along the expected normal" : "");
-    return reject(why, whylen, "pB not on B's support plane: n.pB = %.9g, -h_B(-n) = %.9g (tol %.3g)%s",
+    return case_reject(why, whylen, "pB not on B's support plane: n.pB = %.9g, -h_B(-n) = %.9g (tol %.3g)%s",
                   dot3(u, pb), hb, tol, has_expected ? ", nor along the expected normal" : "");
 }
 
@@ -814,7 +864,7 @@ static int check_normal(const mink_case *c, const mink_result *r, double tol, ch
     if (c->normal[0] == 0.0 && c->normal[1] == 0.0 && c->normal[2] == 0.0) return 1;
     const double n[3] = {r->normal.x, r->normal.y, r->normal.z};
     const double len = norm3(n);
-    if (!(len > 0.0)) return reject(why, whylen, "zero normal, expected %.9g %.9g %.9g", c->normal[0], c->normal[1], c->normal[2]);
+    if (!(len > 0.0)) return case_reject(why, whylen, "zero normal, expected %.9g %.9g %.9g", c->normal[0], c->normal[1], c->normal[2]);
     const double limit = c->kind == CASE_SEP ? 2e-3 : 1e-2;
     const double a = angle_between(n, c->normal);
     if (a <= limit) return 1;
@@ -823,22 +873,20 @@ static int check_normal(const mink_case *c, const mink_result *r, double tol, ch
         const double mu[3] = {-u[0], -u[1], -u[2]};
         const double along = case_support_h(&c->sa, &c->qa, u) + case_support_h(&c->sb, &c->qb, mu);
         if (fabs(along - c->value) <= tol) return 1;
-        return reject(why, whylen,
+        return case_reject(why, whylen,
                       "normal %.9g %.9g %.9g is %.3g rad from expected %.9g %.9g %.9g (limit %.3g), "
                       "depth along it %.9g vs expected %.9g",
                       n[0], n[1], n[2], a, c->normal[0], c->normal[1], c->normal[2], limit, along, c->value);
     }
-    return reject(why, whylen, "normal %.9g %.9g %.9g is %.3g rad from expected %.9g %.9g %.9g (limit %.3g)",
+    return case_reject(why, whylen, "normal %.9g %.9g %.9g is %.3g rad from expected %.9g %.9g %.9g (limit %.3g)",
                   n[0], n[1], n[2], a, c->normal[0], c->normal[1], c->normal[2], limit);
 }
 
-typedef mink_status (*ref_query)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *,
-                                 mink_cache *, mink_result *);
 
 /* The reference's answer for the point x (a sphere of radius 0) against a
  * shape: mink_ref_distance gives its distance (0 inside), mink_ref_penetration
  * its signed distance (inside: minus the depth). -1 when x cannot be queried. */
-static int point_gap(ref_query query, const mink_shape *s, const mink_pose *ps, mink_vec3 x, double *gap)
+int case_point_gap(ref_query query, const mink_shape *s, const mink_pose *ps, mink_vec3 x, double *gap)
 {
     const mink_shape point = mink_sphere(0.0f);
     const mink_pose at = {x, {0.0f, 0.0f, 0.0f, 1.0f}};
@@ -852,8 +900,8 @@ int case_common_point_gaps(const mink_shape *a, const mink_pose *pa, const mink_
                            const mink_result *r, double gap[2])
 {
     if (memcmp(&r->point_a, &r->point_b, sizeof r->point_a) != 0) return -1;
-    if (point_gap(mink_ref_distance, a, pa, r->point_a, &gap[0]) < 0 ||
-        point_gap(mink_ref_distance, b, pb, r->point_a, &gap[1]) < 0)
+    if (case_point_gap(mink_ref_distance, a, pa, r->point_a, &gap[0]) < 0 ||
+        case_point_gap(mink_ref_distance, b, pb, r->point_a, &gap[1]) < 0)
         return -2;
     return 0;
 }
@@ -862,20 +910,20 @@ int case_check_common_point(const mink_case *c, const mink_result *r, double tol
 {
     double gap[2];
     const int st = case_common_point_gaps(&c->a, &c->pa, &c->b, &c->pb, r, gap);
-    if (st == -1) return reject(why, whylen, "overlapping, but point_a != point_b");
+    if (st == -1) return case_reject(why, whylen, "overlapping, but point_a != point_b");
     if (st == -2)
-        return reject(why, whylen, "common point %.9g %.9g %.9g: not measurable", r->point_a.x, r->point_a.y, r->point_a.z);
+        return case_reject(why, whylen, "common point %.9g %.9g %.9g: not measurable", r->point_a.x, r->point_a.y, r->point_a.z);
     if (gap[0] <= tol && gap[1] <= tol) return 1;
-    return reject(why, whylen, "common point %.9g %.9g %.9g is %.3g from A and %.3g from B (tol %.3g)", r->point_a.x,
+    return case_reject(why, whylen, "common point %.9g %.9g %.9g is %.3g from A and %.3g from B (tol %.3g)", r->point_a.x,
                   r->point_a.y, r->point_a.z, gap[0], gap[1], tol);
 }
 
 int case_check(const mink_case *c, int query, const mink_result *r, char *why, size_t whylen)
 {
     if (why && whylen) why[0] = '\0';
-    if (!c || !r) return reject(why, whylen, "no case or no result");
-    if (r->status < 0) return reject(why, whylen, "query failed with status %d", (int)r->status);
-    if (!result_finite(r)) return reject(why, whylen, "non-finite result");
+    if (!c || !r) return case_reject(why, whylen, "no case or no result");
+    if (r->status < 0) return case_reject(why, whylen, "query failed with status %d", (int)r->status);
+    if (!result_finite(r)) return case_reject(why, whylen, "non-finite result");
     const double L = c->L, tol = 1e-4 * L;
     const int near = c->value < 1e-3 * L;
     const int got_sep = r->distance > 0.0f;
@@ -884,7 +932,7 @@ int case_check(const mink_case *c, int query, const mink_result *r, char *why, s
 
     if (query == CASE_QUERY_INTERSECT) {
         if (near || got_sep == (c->kind == CASE_SEP)) return 1;
-        return reject(why, whylen, "expected %s %.9g, got %s", kind_name(c->kind), c->value,
+        return case_reject(why, whylen, "expected %s %.9g, got %s", kind_name(c->kind), c->value,
                       got_sep ? "separated" : "overlapping");
     }
     if (query == CASE_QUERY_DISTANCE) {
@@ -892,33 +940,33 @@ int case_check(const mink_case *c, int query, const mink_result *r, char *why, s
             /* The distance query answers max(0, signed distance). */
             const double wd = want > 0.0 ? want : 0.0, gd = got > 0.0 ? got : 0.0;
             if (fabs(gd - wd) > tol)
-                return reject(why, whylen, "near-touching: expected distance %.9g (%s %.9g), got %.9g (tol %.3g)",
+                return case_reject(why, whylen, "near-touching: expected distance %.9g (%s %.9g), got %.9g (tol %.3g)",
                               wd, kind_name(c->kind), c->value, gd, tol);
             return got_sep ? check_witness(c, r, tol, 0, why, whylen) : case_check_common_point(c, r, tol, why, whylen);
         }
         if (c->kind == CASE_PEN) { /* no depth from this query: the kind and a common point */
-            if (got_sep) return reject(why, whylen, "expected pen %.9g, got sep %.9g", c->value, got);
+            if (got_sep) return case_reject(why, whylen, "expected pen %.9g, got sep %.9g", c->value, got);
             return case_check_common_point(c, r, tol, why, whylen);
         }
-        if (!got_sep) return reject(why, whylen, "expected sep %.9g, got overlapping (distance %.9g)", c->value, got);
+        if (!got_sep) return case_reject(why, whylen, "expected sep %.9g, got overlapping (distance %.9g)", c->value, got);
         if (fabs(got - want) > tol)
-            return reject(why, whylen, "distance: expected %.9g, got %.9g (|diff| %.3g > tol %.3g)", want, got,
+            return case_reject(why, whylen, "distance: expected %.9g, got %.9g (|diff| %.3g > tol %.3g)", want, got,
                           fabs(got - want), tol);
         if (!check_normal(c, r, tol, why, whylen)) return 0;
         return check_witness(c, r, tol, 1, why, whylen);
     }
-    if (query != CASE_QUERY_PENETRATION) return reject(why, whylen, "unknown query %d", query);
+    if (query != CASE_QUERY_PENETRATION) return case_reject(why, whylen, "unknown query %d", query);
     if (near) {
         if (fabs(got - want) > tol)
-            return reject(why, whylen, "near-touching: expected signed distance %.9g, got %.9g (|diff| %.3g > tol %.3g)",
+            return case_reject(why, whylen, "near-touching: expected signed distance %.9g, got %.9g (|diff| %.3g > tol %.3g)",
                           want, got, fabs(got - want), tol);
         return check_witness(c, r, tol, 0, why, whylen);
     }
     if (got_sep != (c->kind == CASE_SEP))
-        return reject(why, whylen, "expected %s %.9g, got %s %.9g", kind_name(c->kind), c->value,
+        return case_reject(why, whylen, "expected %s %.9g, got %s %.9g", kind_name(c->kind), c->value,
                       got_sep ? "sep" : "pen", got_sep ? got : -got);
     if (fabs(got - want) > tol)
-        return reject(why, whylen, "%s: expected %.9g, got %.9g (|diff| %.3g > tol %.3g)",
+        return case_reject(why, whylen, "%s: expected %.9g, got %.9g (|diff| %.3g > tol %.3g)",
                       c->kind == CASE_SEP ? "distance" : "depth", c->value, fabs(got),
                       fabs(got - want), tol);
     if (!check_normal(c, r, tol, why, whylen)) return 0;
@@ -1039,7 +1087,7 @@ static int check_patch(const mink_case *c, const struct mink_manifold *m, double
         to_plane(&b, p, x[i]);
         const double d = patch_dist(c, &b, area, x[i]);
         if (d > tol)
-            return reject(why, whylen, "point %u: pA %.9g %.9g %.9g is %.3g outside the patch of %u points (tol %.3g)",
+            return case_reject(why, whylen, "point %u: pA %.9g %.9g %.9g is %.3g outside the patch of %u points (tol %.3g)",
                           i, p[0], p[1], p[2], d, k, tol);
     }
     if (k == 2) {
@@ -1055,14 +1103,14 @@ static int check_patch(const mink_case *c, const struct mink_manifold *m, double
             hi = fmax(hi, t);
         }
         if (hi - lo < 0.95)
-            return reject(why, whylen, "the points cover %.3g %% of the patch segment (length %.9g), want >= 95 %%",
+            return case_reject(why, whylen, "the points cover %.3g %% of the patch segment (length %.9g), want >= 95 %%",
                           100.0 * fmax(0.0, hi - lo), sqrt(dd));
         return 1;
     }
     if (k < 3) return 1;
     const double share = k <= 4 ? 0.95 : 0.5, got = hull_area4((const double(*)[2])x, m->count);
     if (got < share * fabs(area))
-        return reject(why, whylen,
+        return case_reject(why, whylen,
                       "the points' hull has area %.9g, %.3g %% of the patch's %.9g (%u points), want >= %.0f %%", got,
                       100.0 * got / fabs(area), fabs(area), k, 100.0 * share);
     return 1;
@@ -1073,41 +1121,41 @@ static int check_patch(const mink_case *c, const struct mink_manifold *m, double
  * separation * n, as case_check's witnesses); separation <= margin. */
 static int check_contact(const mink_case *c, double margin, const mink_result *r, double tol, char *why, size_t whylen)
 {
-    if (!result_finite(r)) return reject(why, whylen, "non-finite point");
+    if (!result_finite(r)) return case_reject(why, whylen, "non-finite point");
     const mink_vec3 *pt[2] = {&r->point_a, &r->point_b};
     const mink_shape *s[2] = {&c->a, &c->b};
     const mink_pose *ps[2] = {&c->pa, &c->pb};
     for (int i = 0; i < 2; ++i) {
         double gap = 0.0;
-        if (point_gap(mink_ref_penetration, s[i], ps[i], *pt[i], &gap) < 0)
-            return reject(why, whylen, "p%c %.9g %.9g %.9g: not measurable", "AB"[i], pt[i]->x, pt[i]->y, pt[i]->z);
+        if (case_point_gap(mink_ref_penetration, s[i], ps[i], *pt[i], &gap) < 0)
+            return case_reject(why, whylen, "p%c %.9g %.9g %.9g: not measurable", "AB"[i], pt[i]->x, pt[i]->y, pt[i]->z);
         if (fabs(gap) > tol)
-            return reject(why, whylen, "p%c %.9g %.9g %.9g is %.3g %s %c's surface (tol %.3g)", "AB"[i], pt[i]->x,
+            return case_reject(why, whylen, "p%c %.9g %.9g %.9g is %.3g %s %c's surface (tol %.3g)", "AB"[i], pt[i]->x,
                           pt[i]->y, pt[i]->z, fabs(gap), gap > 0.0 ? "outside" : "inside", "AB"[i], tol);
     }
     if (!check_witness(c, r, tol, 0, why, whylen)) return 0;
     if (r->distance > margin + tol)
-        return reject(why, whylen, "separation %.9g > margin %.9g + tol %.3g", r->distance, margin, tol);
+        return case_reject(why, whylen, "separation %.9g > margin %.9g + tol %.3g", r->distance, margin, tol);
     return 1;
 }
 
 int case_check_manifold(const mink_case *c, double margin, const struct mink_manifold *m, char *why, size_t whylen)
 {
     if (why && whylen) why[0] = '\0';
-    if (!c || !m) return reject(why, whylen, "no case or no manifold");
-    if (m->status < 0) return reject(why, whylen, "manifold failed with status %d", (int)m->status);
+    if (!c || !m) return case_reject(why, whylen, "no case or no manifold");
+    if (m->status < 0) return case_reject(why, whylen, "manifold failed with status %d", (int)m->status);
     if (m->count > MINK_MANIFOLD_POINTS)
-        return reject(why, whylen, "count %u > %d", (unsigned)m->count, MINK_MANIFOLD_POINTS);
+        return case_reject(why, whylen, "count %u > %d", (unsigned)m->count, MINK_MANIFOLD_POINTS);
     const double tol = 1e-4 * c->L, near = 1e-3 * c->L;
     const double want = c->kind == CASE_SEP ? c->value : -c->value; /* signed */
     /* count 0 exactly when want > margin; within near of it either answer */
     if (m->count == 0 && want < margin - near)
-        return reject(why, whylen,
+        return case_reject(why, whylen,
                       "count 0, but the expected signed distance %.9g is below the margin %.9g by more than near %.3g",
                       want, margin, near);
     if (m->count == 0) return 1;
     if (want > margin + near)
-        return reject(why, whylen,
+        return case_reject(why, whylen,
                       "count %u, but the expected signed distance %.9g is above the margin %.9g by more than near %.3g",
                       (unsigned)m->count, want, margin, near);
     /* each point as a result with the shared normal: case_check's rules apply */
@@ -1122,14 +1170,14 @@ int case_check_manifold(const mink_case *c, double margin, const struct mink_man
         r.distance = p->separation;
         r.point_a = p->point_a;
         r.point_b = p->point_b;
-        if (!check_contact(c, margin, &r, tol, sub, sizeof sub)) return reject(why, whylen, "point %u: %s", i, sub);
+        if (!check_contact(c, margin, &r, tol, sub, sizeof sub)) return case_reject(why, whylen, "point %u: %s", i, sub);
         for (unsigned j = 0; j < i; ++j)
             if (m->points[j].id == p->id)
-                return reject(why, whylen, "points %u and %u share the key %u", j, i, (unsigned)p->id);
+                return case_reject(why, whylen, "points %u and %u share the key %u", j, i, (unsigned)p->id);
         smallest = fmin(smallest, p->separation);
     }
     if (fabs(smallest - want) > tol)
-        return reject(why, whylen, "smallest separation %.9g, expected signed distance %.9g (|diff| %.3g > tol %.3g)",
+        return case_reject(why, whylen, "smallest separation %.9g, expected signed distance %.9g (|diff| %.3g > tol %.3g)",
                       smallest, want, fabs(smallest - want), tol);
     return c->patch_count ? check_patch(c, m, tol, why, whylen) : 1;
 }

@@ -23,7 +23,7 @@ typedef struct case_shape {
 
 typedef struct case_pose { double p[3]; double q[4]; /* w x y z */ } case_pose;
 
-enum case_kind { CASE_SEP = 0, CASE_PEN = 1 };
+enum case_kind { CASE_SEP = 0, CASE_PEN = 1, CASE_HIT = 2, CASE_MISS = 3 };
 
 /** One query with its exact expectation. */
 typedef struct mink_case {
@@ -39,6 +39,13 @@ typedef struct mink_case {
     unsigned patch_count;    /* manifold cases: the exact contact patch, k points */
     const double *patch;     /* (3k doubles, AoS, world space, owned by the set); */
                              /* 0 and NULL when the line has none                 */
+    /* cast cases (FORMAT.md, "Casts"): qa, qb are the poses at t = 0 and
+     * qa1, qb1 at t = 1; kind CASE_HIT (value = t, normal) or CASE_MISS
+     * (value = dmin, normal 0); L over both shapes at both poses */
+    int is_cast;
+    case_pose qa1, qb1;
+    mink_pose pa1, pb1;
+    double target;
 } mink_case;
 
 typedef struct case_set {
@@ -47,7 +54,8 @@ typedef struct case_set {
     void *arena;             /* private */
 } case_set;
 
-/** Parses case-file text. On error returns -1 and writes a message naming the
+/** Parses case-file text: query lines, and cast lines (FORMAT.md, "Casts":
+ *  a shape followed by two poses), told apart line by line. On error returns -1 and writes a message naming the
  *  line number into err; never crashes on arbitrary bytes. 0 on success. */
 int case_set_parse(const char *text, size_t len, case_set *out, char *err, size_t errlen);
 /** Reads and parses a file. */
@@ -113,6 +121,31 @@ int case_check_manifold(const mink_case *c, double margin, const struct mink_man
 /** Prints one manifold results line: "<id> man <count> <n> {<pa> <pb> <separation> <key>} x count"
  *  or "<id> err <status>". */
 void case_print_manifold(FILE *f, const mink_case *c, const struct mink_manifold *m);
+
+/* ---- continuous collision (FORMAT.md, "Casts") */
+
+/** Runs a cast case: mink_cast / mink_ref_cast where both rotations are
+ *  constant (da = pA1 - pA0, db = pB1 - pB0), otherwise mink_toi /
+ *  mink_ref_toi with the shapes turning about their local origins.
+ *  Returns what the query returned (1 hit, 0 miss, < 0 error). */
+int case_run_cast(const mink_case *c, int kernel, mink_cast_result *r);
+
+/** 1 when the case's rotations are constant (a linear cast). */
+int case_cast_is_linear(const mink_case *c);
+
+/** The case's poses at time t (FORMAT.md's motion), in double. */
+void case_cast_poses(const mink_case *c, double t, case_pose *qa, case_pose *qb);
+
+/** V of FORMAT.md: the longest path any core point of B travels in A's
+ *  moving frame over the step (sampled finely). */
+double case_cast_travel(const mink_case *c);
+
+/** Checks a cast answer (rc, what case_run_cast returned, and r) with
+ *  FORMAT.md's rules at tol = 1e-4 L. 1 if it passes, else 0 with why. */
+int case_check_cast(const mink_case *c, int rc, const mink_cast_result *r, char *why, size_t whylen);
+
+/** Prints one cast results line: "<id> hit t n pa pb", "<id> miss" or "<id> err <status>". */
+void case_print_cast(FILE *f, const mink_case *c, int rc, const mink_cast_result *r);
 
 #ifdef __cplusplus
 }

@@ -4,10 +4,13 @@
  *   mink-cases check    FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--verbose]
  *   mink-cases time     FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--reps N]
  *   mink-cases manifold FILE [--kernel ref|simd] [--margin M] [--cache]
+ *   mink-cases cast     FILE [--kernel ref|simd]
  *
  * Q is distance, penetration, intersect or manifold (contact manifolds at
  * margin M, default 0: FORMAT.md, "Manifolds"); `manifold` is run --query
- * manifold. Defaults: --kernel simd --query penetration, no cache. --cache
+ * manifold; `cast` is run --query cast, the query of cast files (FORMAT.md,
+ * "Casts": mink_cast where both rotations are constant, else mink_toi;
+ * check and time take it too). Defaults: --kernel simd --query penetration, no cache. --cache
  * gives each group one mink_cache, carried from case to case in file order
  * (frame coherence on trajectories). */
 #define _POSIX_C_SOURCE 200809L
@@ -21,11 +24,11 @@
 #include <time.h>
 
 /* The tool's fourth query, next to enum case_query. */
-enum { QUERY_MANIFOLD = CASE_QUERY_PENETRATION + 1 };
+enum { QUERY_MANIFOLD = CASE_QUERY_PENETRATION + 1, QUERY_CAST };
 
 typedef struct options {
     const char *cmd, *file;
-    int kernel, query, cache, verbose;
+    int kernel, query, cache, verbose, query_given;
     long reps;
     float margin;      /* manifolds only */
 } options;
@@ -34,6 +37,8 @@ typedef struct options {
 typedef struct answer {
     mink_result r;
     struct mink_manifold m;
+    mink_cast_result c;
+    int hit; /* what the cast returned */
 } answer;
 
 /* Groups in order of first appearance; each case knows its group. */
@@ -52,7 +57,9 @@ static void usage(FILE *f)
             "       mink-cases check    FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--verbose]\n"
             "       mink-cases time     FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--reps N]\n"
             "       mink-cases manifold FILE [--kernel ref|simd] [--margin M] [--cache]  (run --query manifold)\n"
-            "Q: distance | penetration | intersect | manifold (default penetration); kernel default simd.\n"
+            "       mink-cases cast     FILE [--kernel ref|simd]  (run --query cast)\n"
+            "Q: distance | penetration | intersect | manifold | cast (default penetration, cast for cast files);\n"
+            "kernel default simd.\n"
             "--margin: the manifold query's margin, >= 0 (default 0).\n"
             "--cache: one mink_cache per group, carried through the group's cases in order.\n");
 }
@@ -69,6 +76,7 @@ static const char *query_name(int q)
     return q == CASE_QUERY_INTERSECT ? "intersect"
          : q == CASE_QUERY_DISTANCE  ? "distance"
          : q == QUERY_MANIFOLD       ? "manifold"
+         : q == QUERY_CAST           ? "cast"
                                      : "penetration";
 }
 
@@ -80,8 +88,8 @@ static int parse_options(int argc, char **argv, options *o)
     o->reps = 7;
     if (argc < 3) return usage_error("missing command or file", NULL);
     o->cmd = argv[1];
-    const int manifold_cmd = strcmp(o->cmd, "manifold") == 0;
-    if (manifold_cmd) o->cmd = "run";
+    const int manifold_cmd = strcmp(o->cmd, "manifold") == 0, cast_cmd = strcmp(o->cmd, "cast") == 0;
+    if (manifold_cmd || cast_cmd) o->cmd = "run";
     if (strcmp(o->cmd, "run") != 0 && strcmp(o->cmd, "check") != 0 && strcmp(o->cmd, "time") != 0)
         return usage_error("unknown command", o->cmd);
     int have_reps = 0, have_query = 0, have_margin = 0;
@@ -100,6 +108,7 @@ static int parse_options(int argc, char **argv, options *o)
                 else if (strcmp(v, "penetration") == 0) o->query = CASE_QUERY_PENETRATION;
                 else if (strcmp(v, "intersect") == 0) o->query = CASE_QUERY_INTERSECT;
                 else if (strcmp(v, "manifold") == 0) o->query = QUERY_MANIFOLD;
+                else if (strcmp(v, "cast") == 0) o->query = QUERY_CAST;
                 else return usage_error("unknown query", v);
                 have_query = 1;
             } else if (strcmp(a, "--margin") == 0) {
@@ -127,8 +136,10 @@ static int parse_options(int argc, char **argv, options *o)
         }
     }
     if (!o->file) return usage_error("missing file", NULL);
-    if (manifold_cmd && have_query) return usage_error("manifold takes no --query", NULL);
+    if ((manifold_cmd || cast_cmd) && have_query) return usage_error("manifold and cast take no --query", NULL);
     if (manifold_cmd) o->query = QUERY_MANIFOLD;
+    if (cast_cmd) o->query = QUERY_CAST;
+    o->query_given = have_query || manifold_cmd || cast_cmd;
     if (have_margin && o->query != QUERY_MANIFOLD) return usage_error("--margin is for the manifold query", NULL);
     if (o->verbose && strcmp(o->cmd, "check") != 0) return usage_error("--verbose is for check", NULL);
     if (have_reps && strcmp(o->cmd, "time") != 0) return usage_error("--reps is for time", NULL);
@@ -191,19 +202,25 @@ static int groups_build(const case_set *set, groups *g)
 
 static mink_status run_one(const options *o, const mink_case *c, mink_cache *cache, answer *a)
 {
+    if (o->query == QUERY_CAST) {
+        a->hit = case_run_cast(c, o->kernel, &a->c);
+        return a->c.status;
+    }
     if (o->query == QUERY_MANIFOLD) return case_run_manifold(c, o->kernel, o->margin, cache, &a->m);
     return case_run(c, o->kernel, o->query, cache, &a->r);
 }
 
 static int check_one(const options *o, const mink_case *c, const answer *a, char *why, size_t whylen)
 {
+    if (o->query == QUERY_CAST) return case_check_cast(c, a->hit, &a->c, why, whylen);
     if (o->query == QUERY_MANIFOLD) return case_check_manifold(c, o->margin, &a->m, why, whylen);
     return case_check(c, o->query, &a->r, why, whylen);
 }
 
 static void print_one(const options *o, const mink_case *c, const answer *a)
 {
-    if (o->query == QUERY_MANIFOLD) case_print_manifold(stdout, c, &a->m);
+    if (o->query == QUERY_CAST) case_print_cast(stdout, c, a->hit, &a->c);
+    else if (o->query == QUERY_MANIFOLD) case_print_manifold(stdout, c, &a->m);
     else case_print_result(stdout, c, o->query, &a->r);
 }
 
@@ -244,9 +261,9 @@ static int cmd_check(const case_set *set, const groups *g, const options *o, siz
             nfail++;
             printf("FAIL %s: %s\n", c->id, why);
             if (o->verbose) {
-                printf("  expected %s %.17g %.17g %.17g %.17g (L %.9g)\n  got      ",
-                       c->kind == CASE_SEP ? "sep" : "pen", c->value, c->normal[0], c->normal[1],
-                       c->normal[2], c->L);
+                static const char *const kinds[4] = {"sep", "pen", "hit", "miss"};
+                printf("  expected %s %.17g %.17g %.17g %.17g (L %.9g)\n  got      ", kinds[c->kind & 3], c->value,
+                       c->normal[0], c->normal[1], c->normal[2], c->L);
                 print_one(o, c, &res[i]);
             }
         }
@@ -298,7 +315,7 @@ static int cmd_time(const case_set *set, const groups *g, const options *o)
         mink_cache_reset(&cache);
         for (size_t j = 0; j < n; ++j) {
             run_one(o, &set->cases[m[j]], o->cache ? &cache : NULL, &a);
-            iters += a.r.iterations;
+            iters += o->query == QUERY_CAST ? a.c.iterations : a.r.iterations;
         }
         for (long rep = 0; rep < o->reps; ++rep) {
             float acc = 0.0f;
@@ -306,7 +323,7 @@ static int cmd_time(const case_set *set, const groups *g, const options *o)
             const double t0 = now_ns();
             for (size_t j = 0; j < n; ++j) {
                 run_one(o, &set->cases[m[j]], o->cache ? &cache : NULL, &a);
-                acc += a.r.distance + (float)a.m.count;
+                acc += a.r.distance + (float)a.m.count + a.c.t;
             }
             const double t1 = now_ns();
             time_sink = acc;
@@ -336,6 +353,16 @@ int main(int argc, char **argv)
     char err[512];
     if (case_set_load(o.file, &set, err, sizeof err) != 0) {
         fprintf(stderr, "mink-cases: %s\n", err);
+        return 2;
+    }
+    /* a cast file takes the cast query, and only it */
+    size_t casts = 0;
+    for (size_t i = 0; i < set.count; ++i) casts += set.cases[i].is_cast != 0;
+    if (casts && !o.query_given) o.query = QUERY_CAST;
+    if ((o.query == QUERY_CAST && casts != set.count) || (o.query != QUERY_CAST && casts)) {
+        fprintf(stderr, "mink-cases: %s holds %zu cast line(s) of %zu: the cast query takes cast lines only\n",
+                o.file, casts, set.count);
+        case_set_free(&set);
         return 2;
     }
     groups g;

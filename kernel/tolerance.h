@@ -96,6 +96,18 @@
 #define MINK_EPA_MAX_VERTICES 128
 #define MINK_EPA_MAX_FACES 256
 
+/* Casts and times of impact stop when the distance is within this times S
+ * (at the current poses) of the target: five times the distance query's own
+ * resolution (MINK_GJK_STALL_REL), so a step that lands on the target is
+ * recognised, and a t then early by at most this over the approach speed. */
+#define MINK_CAST_TOL_REL 4e-6f
+
+/* Conservative advancement converges in a few steps on translations (it is
+ * Newton's method on a convex function) and linearly on rotations (each
+ * step closes a fixed fraction of the gap); past this many the last safe t
+ * is the answer, with MINK_MAX_ITERATIONS. */
+#define MINK_CAST_MAX_ITERATIONS 128
+
 /* Queries accept a quaternion whose norm is within this of 1. */
 #define MINK_QUAT_UNIT_TOL 1e-3f
 

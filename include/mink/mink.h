@@ -304,6 +304,49 @@ MINK_API void mink_manifold_batch(const mink_pair *pairs, size_t n, float margin
 MINK_API void mink_manifold_batch_mt(const mink_pair *pairs, size_t n, float margin, struct mink_manifold *out,
                                      unsigned threads);
 
+/* ---------------------------------------------------------------- continuous collision */
+
+/** What a cast or a time of impact returns. */
+typedef struct mink_cast_result {
+    float       t;          /* fraction of the step at first contact, in [0, 1]; 1 on a miss */
+    mink_vec3   normal;     /* unit, from A towards B, at time t (zero on a miss)          */
+    mink_vec3   point_a;    /* witnesses at time t, world space (zero on a miss)           */
+    mink_vec3   point_b;
+    uint32_t    iterations; /* distance evaluations (conservative advancement steps)     */
+    mink_status status;
+} mink_cast_result;
+
+/** Linear cast: A translates by da and B by db (world) over the step;
+ *  rotations fixed. Returns 1 when they come within `target` (>= 0) at out->t,
+ *  0 when they never do in [0, 1], MINK_ERR_INVALID (< 0) on bad input (NULL
+ *  pointers, bad shapes or poses, a non-finite motion or one that ends past
+ *  MINK_MAX_MAGNITUDE, a negative or non-finite target): then *out is all
+ *  zeros but the status.
+ *  Already within target at t = 0: 1 with t = 0 (overlapping: the
+ *  penetration normal, witnesses inside the shapes). On a hit,
+ *  point_b - point_a = d * normal with d the signed distance at t, within
+ *  the query tolerance of target. Never late: t is at most the true first
+ *  time (conservative advancement; each step is safe). An iteration cap
+ *  gives status MINK_MAX_ITERATIONS, 1 and the last safe t. */
+MINK_API int mink_cast(const mink_shape *a, const mink_pose *pa, mink_vec3 da,
+                       const mink_shape *b, const mink_pose *pb, mink_vec3 db,
+                       float target, mink_cast_result *out);
+
+/** A rigid motion over the step: pose(t) turns about the local point `center`
+ *  (the centre of mass) at a constant rate from q0 to q1 (shortest arc,
+ *  slerp) while that point moves on a straight line from its place at pose0
+ *  to its place at pose1. */
+typedef struct mink_sweep { mink_pose pose0, pose1; mink_vec3 center; } mink_sweep;
+
+/** Time of impact of two sweeps: the first t where the distance is at most
+ *  target; never misses a contact inside the step and never reports a t
+ *  after it (conservative advancement, with a bound on how fast any point
+ *  of either shape can approach, rotation included). Returns and results
+ *  as mink_cast (bad input also: a non-finite or huge center). */
+MINK_API int mink_toi(const mink_shape *a, const mink_sweep *sa,
+                      const mink_shape *b, const mink_sweep *sb,
+                      float target, mink_cast_result *out);
+
 #ifdef __cplusplus
 }
 #endif

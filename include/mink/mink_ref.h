@@ -31,6 +31,15 @@ MINK_API mink_status mink_ref_manifold(const mink_shape *a, const mink_pose *pa,
                                        const mink_shape *b, const mink_pose *pb,
                                        float margin, mink_cache *cache, struct mink_manifold *out);
 
+/* Linear cast and time of impact (see mink_cast, mink_toi), scalar reference. */
+MINK_API int mink_ref_cast(const mink_shape *a, const mink_pose *pa, mink_vec3 da,
+                           const mink_shape *b, const mink_pose *pb, mink_vec3 db,
+                           float target, mink_cast_result *out);
+
+MINK_API int mink_ref_toi(const mink_shape *a, const mink_sweep *sa,
+                          const mink_shape *b, const mink_sweep *sb,
+                          float target, mink_cast_result *out);
+
 #ifdef __cplusplus
 }
 #endif
