@@ -6,7 +6,7 @@
  * every later time, closes no faster than
  *     speed = n.(vA - vB) + |n x wA| reachA + |n x wB| reachB
  * (v the centre's velocity, w the angular velocity, reach the farthest any
- * point of the shape gets from the rotation axis through its centre), so
+ * point of the core gets from the rotation axis through its centre), so
  * the pair stays farther apart than target until t + (d - target) / speed:
  * that step is safe, and the t reported is never after the first contact.
  * Translations only (mink_cast) make it Newton's method on a convex
@@ -16,9 +16,12 @@
 #include "mink/mink.h"
 #include "mink/mink_ref.h"
 #include "ref/ref_math.h"
+#include "ref/support_ref.h"
 #include "shape.h"
+#include "support.h"
 #include "tolerance.h"
 
+#include <float.h>
 #include <string.h>
 
 typedef mink_status (*cast_distance_fn)(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
@@ -32,7 +35,8 @@ typedef struct cast_motion {
     v3 axis;        /* unit rotation axis, and the angle turned over the step */
     float angle;
     v3 omega;       /* axis * angle                                           */
-    float reach;    /* farthest point of the shape from the axis through c    */
+    float reach;    /* farthest core point from the axis through the centre  */
+    float full_reach; /* farthest core point from the centre                 */
 } cast_motion;
 
 static mink_quat quat_mul(mink_quat a, mink_quat b)
@@ -60,36 +64,43 @@ static int vec_ok(mink_vec3 v)
     return fabsf(v.x) <= lim && fabsf(v.y) <= lim && fabsf(v.z) <= lim; /* NaN fails */
 }
 
-/* Distance of a local point from the line through `c` along unit `u`. */
-static float off_axis(v3 p, v3 c, v3 u)
+/* How far a core point p gets from the centre c (full) and from the axis
+ * through it along the unit u (perp), squared, kept if larger. */
+static void reach_point(v3 p, v3 c, v3 u, float *perp2, float *full2)
 {
     const v3 r = v3_sub(p, c);
-    return v3_len(v3_sub(r, v3_scale(u, v3_dot(r, u))));
+    const float along = v3_dot(r, u), r2 = v3_len2(r);
+    *full2 = fmaxf(*full2, r2);
+    *perp2 = fmaxf(*perp2, r2 - along * along);
 }
 
-/* The farthest point of the shape (radius included) from the line through
- * the local point c along the local unit u: the rotation moves no point
- * faster than this times the angular speed. */
-static float shape_reach(const mink_shape *s, v3 c, v3 u)
+/* The farthest point of the core from the line through the local point c
+ * along the local unit u (the rotation moves no core point faster than
+ * this times the angular speed), and from c itself. The radius adds
+ * nothing: along any axis the rounding adds the same radius to the support
+ * at any orientation. Rounded up a little: these bound speeds. */
+static void shape_reach(const mink_shape *s, v3 c, v3 u, float *perp, float *full)
 {
-    float m = 0.0f;
+    float p2 = 0.0f, f2 = 0.0f;
     switch (s->type) {
-    case MINK_SHAPE_SPHERE: m = off_axis(v3_make(0, 0, 0), c, u); break;
+    case MINK_SHAPE_SPHERE: reach_point(v3_make(0, 0, 0), c, u, &p2, &f2); break;
     case MINK_SHAPE_CAPSULE:
-        m = fmaxf(off_axis(v3_make(0, s->half[1], 0), c, u), off_axis(v3_make(0, -s->half[1], 0), c, u));
+        reach_point(v3_make(0, s->half[1], 0), c, u, &p2, &f2);
+        reach_point(v3_make(0, -s->half[1], 0), c, u, &p2, &f2);
         break;
     case MINK_SHAPE_BOX:
-        for (int k = 0; k < 8; ++k) {
-            const v3 p = v3_make(k & 1 ? s->half[0] : -s->half[0], k & 2 ? s->half[1] : -s->half[1],
-                                 k & 4 ? s->half[2] : -s->half[2]);
-            m = fmaxf(m, off_axis(p, c, u));
-        }
+        for (int k = 0; k < 8; ++k)
+            reach_point(v3_make(k & 1 ? s->half[0] : -s->half[0], k & 2 ? s->half[1] : -s->half[1],
+                                k & 4 ? s->half[2] : -s->half[2]),
+                        c, u, &p2, &f2);
         break;
     default:
-        for (uint32_t i = 0; i < s->count; ++i) m = fmaxf(m, off_axis(v3_make(s->x[i], s->y[i], s->z[i]), c, u));
+        for (uint32_t i = 0; i < s->count; ++i) reach_point(v3_make(s->x[i], s->y[i], s->z[i]), c, u, &p2, &f2);
         break;
     }
-    return m + s->radius;
+    const float up = 1.0f + 8.0f * FLT_EPSILON;
+    *perp = sqrtf(fmaxf(p2, 0.0f)) * up;
+    *full = sqrtf(f2) * up;
 }
 
 /* A pose translated by d, or swept along a mink_sweep; 0 on bad input. */
@@ -124,10 +135,9 @@ static int motion_sweep(cast_motion *m, const mink_shape *s, const mink_sweep *w
     m->c0 = v3_add(w->pose0.p, quat_apply(m->q0, w->center));
     m->v = v3_sub(v3_add(w->pose1.p, quat_apply(q1, w->center)), m->c0);
     if (!vec_ok(m->c0) || !vec_ok(v3_add(m->c0, m->v))) return 0;
-    if (m->angle > 0.0f) {
-        const mink_quat q0_conj = {-m->q0.x, -m->q0.y, -m->q0.z, m->q0.w};
-        m->reach = shape_reach(s, w->center, quat_apply(q0_conj, m->axis));
-    }
+    const mink_quat q0_conj = {-m->q0.x, -m->q0.y, -m->q0.z, m->q0.w};
+    shape_reach(s, w->center, quat_apply(q0_conj, m->axis), &m->reach, &m->full_reach);
+    if (!(m->angle > 0.0f)) m->reach = 0.0f; /* (full_reach: the other body may turn) */
     return 1;
 }
 
@@ -157,85 +167,242 @@ static int cast_error(mink_cast_result *out)
     return MINK_ERR_INVALID;
 }
 
-static int cast_advance(cast_distance_fn distance, const mink_shape *a, const cast_motion *ma,
-                        const mink_shape *b, const cast_motion *mb, float target, mink_cast_result *out)
+/* What a kernel brings: its signed distance and its support function
+ * (max over the core of d.p, local frame). */
+typedef struct cast_kernel {
+    cast_distance_fn distance;
+    float (*support)(const mink_shape *s, v3 d);
+} cast_kernel;
+
+/* Tighter bounds for turning bodies: second order, along an axis fixed in
+ * the world or turning with A or with B (a thin plank's face turns with the
+ * plank: along a world axis its gap seems to close at the speed of its tips).
+ * Over the next tau, a core point y (from its centre) of a body turning at
+ * w moves along an axis m turning at wm by at most
+ *     m.y + tau (m x (w - wm)).y + K tau^2
+ * (K from bounds on the second derivatives), so with reference body R (the
+ * one whose support is taken along m) and other body O the gap along m is
+ * at least
+ *     L(tau) = c0 + c1 tau - (k0 + k1 tau) tau^2 - (hR(dR(tau)) - dR.cR) - (hO(-dO(tau)) + dO.cO)
+ * with hX the core's support along dX(tau) = dX0 + tau dX1 (local) and cX
+ * its centre. L is concave in tau, so L(tau) > target certifies all of
+ * [0, tau] (the first-order bound sees a turning corner move at full speed
+ * towards the other body; these see it turn past). */
+typedef struct gap_bound {
+    const mink_shape *r, *o;
+    v3 dr0, dr1, do0, do1, cr, co;
+    float c0, c1, k0, k1;
+} gap_bound;
+
+static v3 to_local(const mink_pose *p, v3 v)
 {
-    mink_cache cache;
-    memset(&cache, 0, sizeof cache);
+    const mink_quat inverse = {-p->q.x, -p->q.y, -p->q.z, p->q.w};
+    return quat_apply(inverse, v);
+}
+
+/* Along the world axis n (from A towards B), both bodies turning. */
+static void bound_world(gap_bound *g, const mink_shape *a, const cast_motion *ma, const mink_pose *pa,
+                        const mink_shape *b, const cast_motion *mb, const mink_pose *pb, v3 rel, v3 n, float radii)
+{
+    const v3 nwa = v3_cross(n, ma->omega), nwb = v3_cross(n, mb->omega);
+    g->r = a, g->o = b;
+    g->dr0 = to_local(pa, n), g->dr1 = to_local(pa, nwa);
+    g->do0 = to_local(pb, n), g->do1 = to_local(pb, nwb);
+    g->cr = ma->center, g->co = mb->center;
+    g->c0 = v3_dot(n, rel) - radii;
+    g->c1 = v3_dot(n, v3_sub(mb->v, ma->v));
+    g->k0 = 0.5f * (v3_len(nwa) * ma->angle * ma->reach + v3_len(nwb) * mb->angle * mb->reach);
+    g->k1 = 0.0f;
+}
+
+/* Along m turning with body R (m from R towards O; rel = cO - cR now). */
+static void bound_body(gap_bound *g, const mink_shape *r, const cast_motion *mr, const mink_pose *pr,
+                       const mink_shape *o, const cast_motion *mo, const mink_pose *po, v3 rel, v3 m, float radii)
+{
+    const v3 dv = v3_sub(mo->v, mr->v), dw = v3_sub(mo->omega, mr->omega);
+    const float swing = v3_len(v3_cross(m, mr->omega)), spin = v3_len(dw), dvl = v3_len(dv);
+    g->r = r, g->o = o;
+    g->dr0 = to_local(pr, m), g->dr1 = v3_make(0, 0, 0);
+    g->do0 = to_local(po, m), g->do1 = to_local(po, v3_cross(m, dw));
+    g->cr = mr->center, g->co = mo->center;
+    g->c0 = v3_dot(m, rel) - radii;
+    g->c1 = v3_dot(v3_cross(mr->omega, m), rel) + v3_dot(m, dv);
+    g->k0 = 0.5f * (mr->angle * swing * v3_len(rel) + 2.0f * swing * dvl + spin * (mr->angle + spin) * mo->full_reach);
+    g->k1 = 0.5f * mr->angle * swing * dvl;
+}
+
+static float bound_gap(const cast_kernel *k, const gap_bound *g, float tau)
+{
+    const v3 dr = v3_add(g->dr0, v3_scale(g->dr1, tau)), dO = v3_add(g->do0, v3_scale(g->do1, tau));
+    const float top_r = k->support(g->r, dr) - v3_dot(dr, g->cr);
+    const float bottom_o = -k->support(g->o, v3_neg(dO)) - v3_dot(dO, g->co);
+    return g->c0 + tau * g->c1 - (g->k0 + g->k1 * tau) * tau * tau + bottom_o - top_r;
+}
+
+/* Whether one of the bounds certifies [0, tau]; the one that did is tried
+ * first next time. */
+static int certified(const cast_kernel *k, const gap_bound g[3], int *first, float target, float tau)
+{
+    for (int i = 0; i < 3; ++i) {
+        const int b = (*first + i) % 3;
+        if (bound_gap(k, &g[b], tau) > target) {
+            *first = b;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The largest step past `safe` (certified by the first-order bound) that
+ * one of the three bounds certifies, up to `limit`: doubling, then a few
+ * halvings. Each bound is concave and above target at 0, so any one above
+ * target at tau certifies the whole of [0, tau]. */
+static float turning_step(const cast_kernel *k, const mink_shape *a, const cast_motion *ma, const mink_pose *pa,
+                          const mink_shape *b, const cast_motion *mb, const mink_pose *pb, float t, v3 n,
+                          float target, float safe, float limit)
+{
+    const float radii = a->radius + b->radius;
+    const v3 rel = v3_add(v3_sub(mb->c0, ma->c0), v3_scale(v3_sub(mb->v, ma->v), t));
+    gap_bound g[3];
+    bound_world(&g[0], a, ma, pa, b, mb, pb, rel, n, radii);
+    bound_body(&g[1], a, ma, pa, b, mb, pb, rel, n, radii);
+    bound_body(&g[2], b, mb, pb, a, ma, pa, v3_neg(rel), v3_neg(n), radii);
+    if (!(bound_gap(k, &g[0], 0.0f) > target)) return safe; /* the axis is not a separating one */
+    int first = 0;
+    float lo = safe, hi = limit;
+    for (;;) {
+        const float tau = fminf(2.0f * lo, limit);
+        if (!certified(k, g, &first, target, tau)) {
+            hi = tau;
+            break;
+        }
+        lo = tau;
+        if (lo >= limit) return limit;
+    }
+    for (int i = 0; i < 4; ++i) {
+        const float mid = 0.5f * (lo + hi);
+        if (certified(k, g, &first, target, mid)) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static int cast_advance(const cast_kernel *k, const mink_shape *a, const cast_motion *ma, const mink_shape *b,
+                        const cast_motion *mb, float target, mink_cache *pair_cache, mink_cast_result *out)
+{
+    mink_cache own;
+    mink_cache *cache = pair_cache ? pair_cache : &own;
+    if (!pair_cache) memset(&own, 0, sizeof own);
     memset(out, 0, sizeof *out);
     out->status = MINK_OK;
     const float size = a->extent + a->radius + b->extent + b->radius;
+    /* what float can resolve of the poses along the step: the stop band is
+     * at least a few units in the last place of the coordinates in play */
+    const float far = fmaxf(fmaxf(fabsf(ma->c0.x), fmaxf(fabsf(ma->c0.y), fabsf(ma->c0.z))),
+                            fmaxf(fabsf(mb->c0.x), fmaxf(fabsf(mb->c0.y), fabsf(mb->c0.z))));
+    const float travel = fmaxf(fmaxf(fabsf(ma->v.x), fmaxf(fabsf(ma->v.y), fabsf(ma->v.z))),
+                               fmaxf(fabsf(mb->v.x), fmaxf(fabsf(mb->v.y), fabsf(mb->v.z))));
+    const float resolution = 4.0f * FLT_EPSILON * (far + travel + size);
+    const int turning = ma->angle > 0.0f || mb->angle > 0.0f;
     const v3 closing = v3_sub(ma->v, mb->v); /* A's centre's motion towards B's */
     float t = 0.0f;
     for (uint32_t it = 1;; ++it) {
         const mink_pose pa = pose_at(ma, t), pb = pose_at(mb, t);
         mink_result r;
-        const mink_status st = distance(a, &pa, b, &pb, &cache, &r);
+        const mink_status st = k->distance(a, &pa, b, &pb, cache, &r);
         if (st == MINK_ERR_INVALID) return cast_error(out); /* a pose past the limits mid-step */
         if (st != MINK_OK) out->status = st;
         out->iterations = it;
         const float gap = r.distance - target;
-        const float scale = size + v3_len(v3_sub(pb.p, pa.p));
-        if (gap <= MINK_CAST_TOL_REL * scale || it == MINK_CAST_MAX_ITERATIONS) {
-            if (gap > MINK_CAST_TOL_REL * scale) out->status = MINK_MAX_ITERATIONS;
+        const float band = fmaxf(MINK_CAST_TOL_REL * (size + v3_len(v3_sub(pb.p, pa.p))), resolution);
+        float step = 0.0f;
+        int hit = gap <= band;
+        if (!hit) {
+            const v3 n = r.normal;
+            const float speed = v3_dot(n, closing) + v3_len(v3_cross(n, ma->omega)) * ma->reach +
+                                v3_len(v3_cross(n, mb->omega)) * mb->reach;
+            if (!(speed > 0.0f)) break; /* the gap never closes */
+            step = gap / speed;
+            if (turning && step < 1.0f - t)
+                step = turning_step(k, a, ma, &pa, b, mb, &pb, t, n, target, step, 1.0f - t);
+            if (!(t + step <= 1.0f)) break; /* the gap outlasts the step */
+            hit = t + step == t; /* no step left in float: converged */
+        }
+        if (hit || it == MINK_CAST_MAX_ITERATIONS) {
+            if (!hit) out->status = MINK_MAX_ITERATIONS;
             out->t = t;
             out->normal = r.normal;
             out->point_a = r.point_a;
             out->point_b = r.point_b;
             return 1;
         }
-        const v3 n = r.normal;
-        const float speed = v3_dot(n, closing) + v3_len(v3_cross(n, ma->omega)) * ma->reach +
-                            v3_len(v3_cross(n, mb->omega)) * mb->reach;
-        const float next = t + gap / speed;
-        if (!(speed > 0.0f) || !(next <= 1.0f)) break; /* the gap outlasts the step */
-        t = next;
+        t += step;
     }
     out->t = 1.0f;
     return 0;
 }
 
-static int cast_linear(cast_distance_fn distance, const mink_shape *a, const mink_pose *pa, mink_vec3 da,
-                       const mink_shape *b, const mink_pose *pb, mink_vec3 db, float target,
+static int cast_linear(const cast_kernel *k, const mink_shape *a, const mink_pose *pa, mink_vec3 da,
+                       const mink_shape *b, const mink_pose *pb, mink_vec3 db, float target, mink_cache *cache,
                        mink_cast_result *out)
 {
     cast_motion ma, mb;
     if (!out || !mink_shape_is_valid(a) || !mink_shape_is_valid(b) || !pa || !pb || !motion_linear(&ma, pa, da) ||
         !motion_linear(&mb, pb, db) || !(target >= 0.0f && target <= MINK_MAX_MAGNITUDE))
         return cast_error(out);
-    return cast_advance(distance, a, &ma, b, &mb, target, out);
+    return cast_advance(k, a, &ma, b, &mb, target, cache, out);
 }
 
-static int cast_sweeps(cast_distance_fn distance, const mink_shape *a, const mink_sweep *sa,
-                       const mink_shape *b, const mink_sweep *sb, float target, mink_cast_result *out)
+static int cast_sweeps(const cast_kernel *k, const mink_shape *a, const mink_sweep *sa,
+                       const mink_shape *b, const mink_sweep *sb, float target, mink_cache *cache,
+                       mink_cast_result *out)
 {
     cast_motion ma, mb;
     if (!out || !mink_shape_is_valid(a) || !mink_shape_is_valid(b) || !sa || !sb || !motion_sweep(&ma, a, sa) ||
         !motion_sweep(&mb, b, sb) || !(target >= 0.0f && target <= MINK_MAX_MAGNITUDE))
         return cast_error(out);
-    return cast_advance(distance, a, &ma, b, &mb, target, out);
+    return cast_advance(k, a, &ma, b, &mb, target, cache, out);
+}
+
+static float support_simd(const mink_shape *s, v3 d) { return mink_simd_support_dot(s, v4_set(d.x, d.y, d.z, 0.0f)); }
+
+static float support_ref(const mink_shape *s, v3 d) { return v3_dot(mink_scalar_support_local(s, d).p, d); }
+
+static const cast_kernel simd_kernel = {mink_penetration, support_simd};
+static const cast_kernel ref_kernel = {mink_ref_penetration, support_ref};
+
+int mink_cast_ex(const mink_shape *a, const mink_pose *pa, mink_vec3 da, const mink_shape *b, const mink_pose *pb,
+                 mink_vec3 db, float target, mink_cache *cache, mink_cast_result *out)
+{
+    return cast_linear(&simd_kernel, a, pa, da, b, pb, db, target, cache, out);
 }
 
 int mink_cast(const mink_shape *a, const mink_pose *pa, mink_vec3 da, const mink_shape *b, const mink_pose *pb,
               mink_vec3 db, float target, mink_cast_result *out)
 {
-    return cast_linear(mink_penetration, a, pa, da, b, pb, db, target, out);
+    return cast_linear(&simd_kernel, a, pa, da, b, pb, db, target, NULL, out);
+}
+
+int mink_toi_ex(const mink_shape *a, const mink_sweep *sa, const mink_shape *b, const mink_sweep *sb, float target,
+                mink_cache *cache, mink_cast_result *out)
+{
+    return cast_sweeps(&simd_kernel, a, sa, b, sb, target, cache, out);
 }
 
 int mink_toi(const mink_shape *a, const mink_sweep *sa, const mink_shape *b, const mink_sweep *sb, float target,
              mink_cast_result *out)
 {
-    return cast_sweeps(mink_penetration, a, sa, b, sb, target, out);
+    return cast_sweeps(&simd_kernel, a, sa, b, sb, target, NULL, out);
 }
 
 int mink_ref_cast(const mink_shape *a, const mink_pose *pa, mink_vec3 da, const mink_shape *b,
                   const mink_pose *pb, mink_vec3 db, float target, mink_cast_result *out)
 {
-    return cast_linear(mink_ref_penetration, a, pa, da, b, pb, db, target, out);
+    return cast_linear(&ref_kernel, a, pa, da, b, pb, db, target, NULL, out);
 }
 
 int mink_ref_toi(const mink_shape *a, const mink_sweep *sa, const mink_shape *b, const mink_sweep *sb,
                  float target, mink_cast_result *out)
 {
-    return cast_sweeps(mink_ref_penetration, a, sa, b, sb, target, out);
+    return cast_sweeps(&ref_kernel, a, sa, b, sb, target, NULL, out);
 }

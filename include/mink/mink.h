@@ -332,6 +332,14 @@ MINK_API int mink_cast(const mink_shape *a, const mink_pose *pa, mink_vec3 da,
                        const mink_shape *b, const mink_pose *pb, mink_vec3 db,
                        float target, mink_cast_result *out);
 
+/** mink_cast with the pair's cache (may be NULL): the first step starts
+ *  from its axis and simplex (a pair cast frame after frame, or first
+ *  queried by mink_penetration), every step after the first from the step
+ *  before; it is left holding the pair's state at the last step. */
+MINK_API int mink_cast_ex(const mink_shape *a, const mink_pose *pa, mink_vec3 da,
+                          const mink_shape *b, const mink_pose *pb, mink_vec3 db,
+                          float target, mink_cache *cache, mink_cast_result *out);
+
 /** A rigid motion over the step: pose(t) turns about the local point `center`
  *  (the centre of mass) at a constant rate from q0 to q1 (shortest arc,
  *  slerp) while that point moves on a straight line from its place at pose0
@@ -346,6 +354,11 @@ typedef struct mink_sweep { mink_pose pose0, pose1; mink_vec3 center; } mink_swe
 MINK_API int mink_toi(const mink_shape *a, const mink_sweep *sa,
                       const mink_shape *b, const mink_sweep *sb,
                       float target, mink_cast_result *out);
+
+/** mink_toi with the pair's cache, as mink_cast_ex. */
+MINK_API int mink_toi_ex(const mink_shape *a, const mink_sweep *sa,
+                         const mink_shape *b, const mink_sweep *sb,
+                         float target, mink_cache *cache, mink_cast_result *out);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,14 @@
 // mink inside Bullet: see mink_bullet.h.
 #include "mink_bullet.h"
 
+#include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
 #include <BulletCollision/BroadphaseCollision/btBroadphaseProxy.h>
 #include <BulletCollision/CollisionDispatch/btActivatingCollisionAlgorithm.h>
 #include <BulletCollision/CollisionDispatch/btCollisionConfiguration.h>
 #include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
 #include <BulletCollision/CollisionDispatch/btCollisionObject.h>
 #include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
+#include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
 #include <BulletCollision/CollisionDispatch/btManifoldResult.h>
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btCapsuleShape.h>
@@ -14,6 +16,7 @@
 #include <BulletCollision/CollisionShapes/btMultiSphereShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
+#include <BulletDynamics/Dynamics/btRigidBody.h>
 #include <LinearMath/btPoolAllocator.h>
 
 #include <atomic>
@@ -196,6 +199,19 @@ struct ShapeTable {
             shapes.emplace(s, std::move(t));
         }
         return result;
+    }
+
+    // The translation kept for s, as its pairs use it (a new one if s is
+    // new): without find's check for a changed shape, for the per-step
+    // continuous collision.
+    const TranslatedShape *kept(const btCollisionShape *s)
+    {
+        {
+            std::lock_guard<std::mutex> guard(lock);
+            auto it = shapes.find(s);
+            if (it != shapes.end()) return it->second.get();
+        }
+        return find(s);
     }
 };
 
@@ -610,4 +626,196 @@ mink_bullet_stats mink_bullet_get_stats()
 void mink_bullet_set_reuse_tolerance(float relative)
 {
     g_reuse_tolerance.store(relative > 0 && std::isfinite(relative) ? relative : 0.0f, std::memory_order_relaxed);
+}
+
+// ------------------------------------------------------------ continuous collision
+
+namespace {
+
+// The first contact along one fast body's motion over the step.
+struct CcdHit {
+    btCollisionObject *other = nullptr;
+    btScalar t = 1;                       // fraction of the step
+    btVector3 normal_on_b{0, 0, 0};       // from the other body towards the fast one
+    btVector3 on_a{0, 0, 0}, on_b{0, 0, 0}; // witnesses at time t, world
+};
+
+enum class Sweep { miss, hit, unmapped };
+
+struct CollectProxies : btBroadphaseAabbCallback {
+    btAlignedObjectArray<const btBroadphaseProxy *> &out;
+    explicit CollectProxies(btAlignedObjectArray<const btBroadphaseProxy *> &o) : out(o) {}
+    bool process(const btBroadphaseProxy *proxy) override
+    {
+        out.push_back(proxy);
+        return true;
+    }
+};
+
+// Bullet's condition for sweeping a body this step (its predicted pose `to`).
+bool wants_ccd(const btCollisionWorld &world, const btRigidBody *body, const btTransform &to)
+{
+    const btScalar threshold2 = body->getCcdSquareMotionThreshold();
+    return world.getDispatchInfo().m_useContinuous && threshold2 != 0 &&
+           threshold2 < (to.getOrigin() - body->getWorldTransform().getOrigin()).length2() &&
+           body->getCollisionShape()->isConvex();
+}
+
+mink_vec3 mv(const btVector3 &v) { return mink_vec3{float(v.x()), float(v.y()), float(v.z())}; }
+
+// The earliest hit of the body moving by `motion` (no rotation) against
+// everything the broadphase finds along the way. skip_touching: pairs
+// already within the target at t = 0 are not hits.
+Sweep sweep(btCollisionWorld &world, btRigidBody *body, const btVector3 &motion, bool skip_touching,
+            btAlignedObjectArray<const btBroadphaseProxy *> &candidates, mink_bullet_world::ccd_stats &stats,
+            CcdHit &hit)
+{
+    const btCollisionShape *shape_a = body->getCollisionShape();
+    const TranslatedShape *sa = shape_table().kept(shape_a);
+    const btBroadphaseProxy *me = body->getBroadphaseHandle();
+    if (!sa || !me) return Sweep::unmapped;
+    ++stats.swept;
+    const btTransform &from = body->getWorldTransform();
+    btVector3 lo, hi;
+    shape_a->getAabb(from, lo, hi);
+    lo.setMin(lo + motion);
+    hi.setMax(hi + motion);
+    const btVector3 pad(gContactBreakingThreshold, gContactBreakingThreshold, gContactBreakingThreshold);
+    candidates.resize(0);
+    CollectProxies collect(candidates);
+    world.getBroadphase()->aabbTest(lo - pad, hi + pad, collect);
+
+    const btScalar allowed = world.getDispatchInfo().m_allowedCcdPenetration;
+    const btScalar threshold_a = shape_a->getContactBreakingThreshold(gContactBreakingThreshold);
+    const mink_pose pa = pose_of(from, *sa);
+    const mink_vec3 da = mv(motion), still{0, 0, 0};
+    for (int i = 0; i < candidates.size(); ++i) {
+        const btBroadphaseProxy *proxy = candidates[i];
+        auto *other = static_cast<btCollisionObject *>(proxy->m_clientObject);
+        // as Bullet's sweep: not itself, the filters match, a contact response
+        if (other == body || !(proxy->m_collisionFilterGroup & me->m_collisionFilterMask) ||
+            !(me->m_collisionFilterGroup & proxy->m_collisionFilterMask) ||
+            !world.getDispatcher()->needsResponse(body, other))
+            continue;
+        const btCollisionShape *shape_b = other->getCollisionShape();
+        const btTransform &tb = other->getWorldTransform();
+        CcdHit h;
+        h.other = other;
+        if (const TranslatedShape *sb = shape_table().kept(shape_b)) {
+            const btScalar target =
+                btScalar(0.5) * btMin(gContactBreakingThreshold,
+                                      btMin(threshold_a, shape_b->getContactBreakingThreshold(gContactBreakingThreshold)));
+            const mink_pose pb = pose_of(tb, *sb);
+            mink_cast_result r;
+            ++stats.casts;
+            const int got = mink_cast(&sa->shape, &pa, da, &sb->shape, &pb, still, float(target), &r);
+            if (got < 0) ++stats.invalid;
+            if (got != 1) continue;
+            h.t = btScalar(r.t);
+            h.normal_on_b = -bt(r.normal);
+            h.on_a = bt(r.point_a);
+            h.on_b = bt(r.point_b);
+        } else {
+            // no mink shape for the other body: Bullet's swept sphere against it
+            ++stats.bullet_sweeps;
+            btSphereShape sphere(body->getCcdSweptSphereRadius());
+            const btTransform to(from.getBasis(), from.getOrigin() + motion);
+            btCollisionWorld::ClosestConvexResultCallback result(from.getOrigin(), to.getOrigin());
+            // (no allowed penetration in the sweep itself, as Bullet's CCD)
+            btCollisionWorld::objectQuerySingle(&sphere, from, to, other, shape_b, tb, result, 0);
+            if (!result.hasHit()) continue;
+            h.t = result.m_closestHitFraction;
+            h.normal_on_b = result.m_hitNormalWorld;
+            h.on_b = result.m_hitPointWorld;
+            h.on_a = from.getOrigin() + motion * h.t - h.normal_on_b * sphere.getRadius();
+        }
+        if (skip_touching && h.t <= 0) continue;
+        // Bullet's rule: moving away, or into it by less than the allowed
+        // penetration over the whole step, is no impact
+        if (h.normal_on_b.dot(motion) >= -allowed) continue;
+        if (h.t < hit.t) hit = h;
+    }
+    return hit.other ? Sweep::hit : Sweep::miss;
+}
+
+} // namespace
+
+void mink_bullet_world::createPredictiveContacts(btScalar timeStep)
+{
+    releasePredictiveContacts();
+    for (int i = 0; i < m_nonStaticRigidBodies.size(); ++i) {
+        btRigidBody *body = m_nonStaticRigidBodies[i];
+        body->setHitFraction(1);
+        if (!body->isActive() || body->isStaticOrKinematicObject()) continue;
+        btTransform to;
+        body->predictIntegratedTransform(timeStep, to);
+        if (!wants_ccd(*this, body, to)) continue;
+        const btVector3 motion = to.getOrigin() - body->getWorldTransform().getOrigin();
+        CcdHit hit;
+        const Sweep s = sweep(*this, body, motion, true, m_candidates, m_ccd, hit);
+        if (s == Sweep::unmapped) {
+            ++m_ccd.bullet_bodies;
+            createPredictiveContactsInternal(&body, 1, timeStep);
+            continue;
+        }
+        if (s != Sweep::hit) continue;
+        ++m_ccd.hits;
+        // a speculative contact now, between the witnesses moved back to
+        // t = 0: the gap along the normal is what the body may close
+        const btVector3 on_a = hit.on_a - motion * hit.t;
+        const btScalar gap = (on_a - hit.on_b).dot(hit.normal_on_b);
+        btPersistentManifold *manifold = m_dispatcher1->getNewManifold(body, hit.other);
+        m_predictiveManifolds.push_back(manifold);
+        btManifoldPoint point(body->getWorldTransform().invXform(on_a), hit.other->getWorldTransform().invXform(hit.on_b),
+                              hit.normal_on_b, gap);
+        point.m_positionWorldOnA = on_a;
+        point.m_positionWorldOnB = hit.on_b;
+        point.m_combinedRestitution = 0;
+        point.m_combinedFriction = gCalculateCombinedFrictionCallback(body, hit.other);
+        manifold->addManifoldPoint(point, true);
+    }
+}
+
+void mink_bullet_world::integrateTransforms(btScalar timeStep)
+{
+    for (int i = 0; i < m_nonStaticRigidBodies.size(); ++i) {
+        btRigidBody *body = m_nonStaticRigidBodies[i];
+        body->setHitFraction(1);
+        if (!body->isActive() || body->isStaticOrKinematicObject()) continue;
+        btTransform to;
+        body->predictIntegratedTransform(timeStep, to);
+        if (wants_ccd(*this, body, to)) {
+            CcdHit hit;
+            const btVector3 motion = to.getOrigin() - body->getWorldTransform().getOrigin();
+            const Sweep s = sweep(*this, body, motion, false, m_candidates, m_ccd, hit);
+            if (s == Sweep::unmapped) {
+                ++m_ccd.bullet_bodies;
+                integrateTransformsInternal(&body, 1, timeStep);
+                continue;
+            }
+            if (s == Sweep::hit) { // the step up to the first contact, as Bullet clamps it
+                ++m_ccd.hits;
+                body->predictIntegratedTransform(timeStep * hit.t, to);
+                body->setHitFraction(0);
+            }
+        }
+        body->proceedToTransform(to);
+    }
+    if (!getApplySpeculativeContactRestitution()) return;
+    // Bullet's optional bounce off speculative contacts: the solver's
+    // impulse on each, again, times the pair's restitution
+    for (int i = 0; i < m_predictiveManifolds.size(); ++i) {
+        const btPersistentManifold *m = m_predictiveManifolds[i];
+        btRigidBody *a = btRigidBody::upcast(const_cast<btCollisionObject *>(m->getBody0()));
+        btRigidBody *b = btRigidBody::upcast(const_cast<btCollisionObject *>(m->getBody1()));
+        const btScalar restitution = gCalculateCombinedRestitutionCallback(m->getBody0(), m->getBody1());
+        if (!(restitution > 0)) continue;
+        for (int k = 0; k < m->getNumContacts(); ++k) {
+            const btManifoldPoint &p = m->getContactPoint(k);
+            if (p.m_appliedImpulse == 0) continue;
+            const btVector3 impulse = -p.m_normalWorldOnB * (p.m_appliedImpulse * restitution);
+            if (a) a->applyImpulse(impulse, p.getPositionWorldOnA() - a->getWorldTransform().getOrigin());
+            if (b) b->applyImpulse(-impulse, p.getPositionWorldOnB() - b->getWorldTransform().getOrigin());
+        }
+    }
 }

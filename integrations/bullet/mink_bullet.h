@@ -25,11 +25,16 @@
 // The margin is the manifold's contact breaking threshold. Normals and
 // depths follow Bullet's convention: normal on B (from B towards A), the
 // point on B, negative distance when penetrating.
+//
+// Continuous collision (CCD) on mink: mink_bullet_world below.
 #ifndef MINK_BULLET_H
 #define MINK_BULLET_H
 
+#include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
+
 class btCollisionDispatcher;
 class btCollisionShape;
+struct btBroadphaseProxy;
 
 // Switches the dispatcher's convex pairs of the mapped shape types to mink.
 // Bullet's own create functions stay as the fallback for shapes that do not
@@ -67,5 +72,62 @@ struct mink_bullet_stats {
     unsigned long long reused;         // answers reused (see above)
 };
 mink_bullet_stats mink_bullet_get_stats();
+
+// A btDiscreteDynamicsWorld whose continuous collision runs on mink_cast.
+//
+//   mink_bullet_world world(&dispatcher, &broadphase, &solver, &config);
+//   body->setCcdMotionThreshold(r);          // as with Bullet's own CCD
+//   body->setCcdSweptSphereRadius(0.9f * r); // (used only by the fallback)
+//
+// Bullet's CCD, per body whose motion in the step is longer than its CCD
+// motion threshold (and while getDispatchInfo().m_useContinuous), sweeps a
+// sphere of the body's swept sphere radius along the motion, twice:
+// createPredictiveContacts adds a speculative contact with the first thing
+// hit, which the solver keeps the body from closing past, and
+// integrateTransforms clamps the body's step to the time of the first hit.
+// This world overrides both and does the same with the body's own shape:
+// the broadphase gives the bodies whose AABBs overlap the swept AABB, and
+// each is cast against with mink_cast (the motion without its rotation, the
+// other body standing still, as Bullet's sweep has it) to within a target
+// of half the pair's contact breaking threshold, so the next step's
+// narrowphase sees the contact. The earliest hit wins; as in Bullet, a hit
+// the body does not move into by more than the dispatcher's
+// m_allowedCcdPenetration over the step is ignored, and a clamped body
+// keeps its velocity (the contact answers it in the next step). Speculative
+// contacts are at the mink witness points; pairs already within the target
+// at the start are left to their narrowphase contacts.
+// Shapes are those of the shape table above (a shape's kept translation,
+// as its pairs use it). Shapes without a mink translation keep Bullet: a
+// moving body whose shape does not map runs Bullet's own CCD, and an
+// unmapped other body (a mesh, a compound) is swept against with Bullet's
+// swept sphere. Bodies below their threshold integrate exactly as in
+// Bullet. Single-threaded, like btDiscreteDynamicsWorld's own integration.
+// Measured in mink-bullet-scenes --scene ccd (200 spheres of 2-5 cm at
+// 30-100 m/s against 2 cm planks): none through with either CCD (188 with
+// CCD off), mink's CCD 0.08 ms a step against Bullet's 0.12.
+class mink_bullet_world : public btDiscreteDynamicsWorld {
+public:
+    BT_DECLARE_ALIGNED_ALLOCATOR();
+    using btDiscreteDynamicsWorld::btDiscreteDynamicsWorld;
+
+    // Counters since the world was made (both passes).
+    struct ccd_stats {
+        unsigned long long swept;          // body sweeps (a fast body, per pass)
+        unsigned long long casts;          // mink_cast calls
+        unsigned long long hits;           // clamped steps and speculative contacts
+        unsigned long long invalid;        // casts answered MINK_ERR_INVALID (ignored)
+        unsigned long long bullet_bodies;  // fast bodies left to Bullet's CCD (unmapped shape)
+        unsigned long long bullet_sweeps;  // Bullet sphere sweeps against unmapped bodies
+    };
+    ccd_stats get_ccd_stats() const { return m_ccd; }
+
+protected:
+    void createPredictiveContacts(btScalar timeStep) override;
+    void integrateTransforms(btScalar timeStep) override;
+
+private:
+    ccd_stats m_ccd{};
+    btAlignedObjectArray<const btBroadphaseProxy *> m_candidates; // scratch
+};
 
 #endif  // MINK_BULLET_H

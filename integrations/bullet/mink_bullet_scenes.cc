@@ -1,18 +1,26 @@
 // mink-bullet-scenes: Bullet worlds stepped with Bullet's own narrowphase
-// and with mink's (mink_bullet_register), same bodies, same seeds, 60 Hz.
+// and with mink's (mink_bullet_register, in a mink_bullet_world), same
+// bodies, same seeds, 60 Hz.
 //
-// Usage: mink-bullet-scenes [--scene pyramid|pile|stack|all] [--steps N]
+// Usage: mink-bullet-scenes [--scene pyramid|pile|stack|ccd|all] [--steps N]
 //                           [--narrowphase bullet|mink|both] [--seed S]
-//                           [--rows N] [--bodies N] [--height N] [--out DIR]
+//                           [--rows N] [--bodies N] [--height N] [--spheres N]
+//                           [--out DIR]
 //                           [--reuse-tolerance T]   (0: mink every frame)
 // Prints a table (narrowphase and step ms per step: medians over the steps;
-// contacts per step; the tracked top box's drift; bodies lost). With --out:
-// DIR/scenes.json (the table), DIR/<scene>-<narrowphase>.series (per step:
-// time, narrowphase ms, step ms, contacts, kinetic energy, drift) and
-// DIR/<scene>-<narrowphase>.wire (the final state's edges, for
-// integrations/bullet/plot-scenes.sh).
+// contacts per step; the tracked top box's drift; bodies lost). The scene
+// "ccd" (fast spheres at thin planks) runs Bullet's narrowphase twice, with
+// CCD off and with Bullet's CCD, and mink's with mink's CCD, and has its own
+// table: spheres that tunnelled, CCD and step ms per step (medians over the
+// steps with a sphere in flight), sweeps and casts per step. With --out:
+// DIR/scenes.json (the tables), DIR/<scene>-<run>.series (per step: time,
+// narrowphase ms, step ms, contacts, kinetic energy, drift, CCD ms, spheres
+// tunnelled so far, sweeps, casts) and DIR/<scene>-<run>.wire (the final
+// state's edges, for integrations/bullet/plot-scenes.sh); <run> is bullet,
+// mink, or for "ccd" also bullet-noccd.
 #include "scenes.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -24,9 +32,9 @@ namespace {
 
 int usage()
 {
-    std::fprintf(stderr, "usage: mink-bullet-scenes [--scene pyramid|pile|stack|all] [--steps N]\n"
+    std::fprintf(stderr, "usage: mink-bullet-scenes [--scene pyramid|pile|stack|ccd|all] [--steps N]\n"
                          "       [--narrowphase bullet|mink|both] [--seed S] [--rows N] [--bodies N]\n"
-                         "       [--height N] [--out DIR] [--reuse-tolerance T]\n");
+                         "       [--height N] [--spheres N] [--out DIR] [--reuse-tolerance T]\n");
     return 2;
 }
 
@@ -34,12 +42,14 @@ bool write_series(const std::string &path, const SceneRun &r)
 {
     FILE *f = std::fopen(path.c_str(), "w");
     if (!f) return false;
-    std::fprintf(f, "# %s, %s narrowphase: time_s narrowphase_ms step_ms contacts kinetic_energy drift_m\n",
-                 r.scene.c_str(), narrowphase_name(r.narrowphase));
+    std::fprintf(f,
+                 "# %s, %s: time_s narrowphase_ms step_ms contacts kinetic_energy drift_m ccd_ms tunnelled swept "
+                 "casts\n",
+                 r.scene.c_str(), r.label().c_str());
     for (size_t i = 0; i < r.steps.size(); ++i) {
         const StepRecord &s = r.steps[i];
-        std::fprintf(f, "%.5f %.5f %.5f %d %.9g %.9g\n", double(i + 1) / 60.0, s.narrowphase_ms, s.step_ms, s.contacts,
-                     s.kinetic_energy, s.drift);
+        std::fprintf(f, "%.5f %.5f %.5f %d %.9g %.9g %.5f %d %d %d\n", double(i + 1) / 60.0, s.narrowphase_ms,
+                     s.step_ms, s.contacts, s.kinetic_energy, s.drift, s.ccd_ms, s.tunnelled, s.swept, s.casts);
     }
     return std::fclose(f) == 0;
 }
@@ -87,6 +97,7 @@ int main(int argc, char **argv)
         else if (a == "--rows") { if (!number(opt.pyramid_rows)) return usage(); }
         else if (a == "--bodies") { if (!number(opt.pile_bodies)) return usage(); }
         else if (a == "--height") { if (!number(opt.stack_height)) return usage(); }
+        else if (a == "--spheres") { if (!number(opt.ccd_spheres)) return usage(); }
         else if (a == "--reuse-tolerance" && v) {
             char *end = nullptr;
             const float t = std::strtof(v, &end);
@@ -110,29 +121,38 @@ int main(int argc, char **argv)
 
     std::vector<SceneRun> runs;
     for (const std::string &s : scenes)
-        for (Narrowphase np : nps) {
-            try {
-                runs.push_back(run_scene(s, np, opt));
-            } catch (const std::exception &e) {
-                std::fprintf(stderr, "mink-bullet-scenes: %s\n", e.what());
-                return usage();
-            }
-            SceneRun &r = runs.back();
-            if (!out.empty()) {
-                const std::string base = out + "/" + s + "-" + narrowphase_name(np);
+        for (Narrowphase np : nps)
+            for (int ccd_on = 0; ccd_on < 2; ++ccd_on) {
+                // "ccd": Bullet's narrowphase with CCD off, then each with its CCD
+                if (!ccd_on && !(s == "ccd" && np == Narrowphase::bullet)) continue;
+                SceneOptions o = opt;
+                o.ccd = ccd_on != 0;
+                try {
+                    runs.push_back(run_scene(s, np, o));
+                } catch (const std::exception &e) {
+                    std::fprintf(stderr, "mink-bullet-scenes: %s\n", e.what());
+                    return usage();
+                }
+                SceneRun &r = runs.back();
+                if (out.empty()) continue;
+                const std::string base = out + "/" + s + "-" + r.label();
                 if (!write_series(base + ".series", r) || !write_wire(base + ".wire", r)) {
                     std::fprintf(stderr, "mink-bullet-scenes: cannot write %s.*\n", base.c_str());
                     return 1;
                 }
                 r.wire.clear(), r.wire_kind.clear();
             }
-        }
 
-    std::printf("%-8s %-7s %6s %6s %13s %11s %9s %9s %10s %5s %4s\n", "scene", "np", "bodies", "steps",
-                "narrowphase", "step", "np/step", "contacts", "drift", "lost", "nan");
-    std::printf("%-8s %-7s %6s %6s %13s %11s %9s %9s %10s %5s %4s\n", "", "", "", "", "ms/step", "ms/step", "share",
-                "per step", "max (m)", "", "");
+    const bool any_ccd = std::any_of(runs.begin(), runs.end(), [](const SceneRun &r) { return r.scene == "ccd"; });
+    const bool any_other = std::any_of(runs.begin(), runs.end(), [](const SceneRun &r) { return r.scene != "ccd"; });
+    if (any_other) {
+        std::printf("%-8s %-7s %6s %6s %13s %11s %9s %9s %10s %5s %4s\n", "scene", "np", "bodies", "steps",
+                    "narrowphase", "step", "np/step", "contacts", "drift", "lost", "nan");
+        std::printf("%-8s %-7s %6s %6s %13s %11s %9s %9s %10s %5s %4s\n", "", "", "", "", "ms/step", "ms/step",
+                    "share", "per step", "max (m)", "", "");
+    }
     for (const SceneRun &r : runs) {
+        if (r.scene == "ccd") continue;
         const double np_ms = r.median_narrowphase_ms(), step_ms = r.median_step_ms();
         std::printf("%-8s %-7s %6d %6zu %13.4f %11.4f %8.0f%% %9.1f %10.5f %5d %4d\n", r.scene.c_str(),
                     narrowphase_name(r.narrowphase), r.bodies, r.steps.size(), np_ms, step_ms,
@@ -147,11 +167,31 @@ int main(int argc, char **argv)
                         double(opt.reuse_tolerance));
     // the ratio per scene when both ran
     for (size_t i = 0; i + 1 < runs.size(); ++i)
-        if (runs[i].scene == runs[i + 1].scene && runs[i].narrowphase == Narrowphase::bullet &&
+        if (runs[i].scene != "ccd" && runs[i].scene == runs[i + 1].scene && runs[i].narrowphase == Narrowphase::bullet &&
             runs[i + 1].narrowphase == Narrowphase::mink && runs[i + 1].median_narrowphase_ms() > 0)
             std::printf("%s: narrowphase %.2fx faster with mink, step %.2fx\n", runs[i].scene.c_str(),
                         runs[i].median_narrowphase_ms() / runs[i + 1].median_narrowphase_ms(),
                         runs[i].median_step_ms() / runs[i + 1].median_step_ms());
+
+    if (any_ccd) {
+        std::printf("\n%-5s %-13s %7s %6s %9s %9s %11s %9s %8s %9s %5s %4s\n", "scene", "run", "spheres", "steps",
+                    "tunnelled", "ccd", "step", "ccd/step", "sweeps", "casts", "lost", "nan");
+        std::printf("%-5s %-13s %7s %6s %9s %9s %11s %9s %8s %9s %5s %4s\n", "", "", "", "", "", "ms/step",
+                    "ms/step", "share", "per step", "per step", "", "");
+        for (const SceneRun &r : runs) {
+            if (r.scene != "ccd") continue;
+            const double ccd_ms = r.median_ccd_ms(), step_ms = r.median_step_ms();
+            char casts[32] = "-";
+            if (r.narrowphase == Narrowphase::mink) std::snprintf(casts, sizeof casts, "%.1f", r.mean_casts());
+            std::printf("%-5s %-13s %7d %6zu %9d %9.4f %11.4f %8.0f%% %8.1f %9s %5d %4d\n", r.scene.c_str(),
+                        r.label().c_str(), r.shots, r.steps.size(), r.tunnelled, ccd_ms, step_ms,
+                        step_ms > 0 ? 100.0 * ccd_ms / step_ms : 0.0, r.mean_swept(), casts, r.lost, r.non_finite);
+        }
+        std::printf("ccd: tunnelled = spheres that went through a plank; times are medians and sweeps, casts means\n"
+                    "     over the steps with a sphere in flight (moving more than its radius a step); ccd = the\n"
+                    "     world's createPredictiveContacts + integrateTransforms (Bullet: a swept sphere, mink: the\n"
+                    "     body's own shape with mink_cast)\n");
+    }
 
     if (!out.empty()) {
         const std::string path = out + "/scenes.json";
@@ -165,13 +205,19 @@ int main(int argc, char **argv)
             const SceneRun &r = runs[i];
             double final_ke = r.steps.empty() ? 0 : r.steps.back().kinetic_energy;
             std::fprintf(f,
-                         "  {\"scene\": \"%s\", \"narrowphase\": \"%s\", \"bodies\": %d, \"narrowphase_ms\": %.6f, "
-                         "\"step_ms\": %.6f, \"contacts\": %.2f, \"max_drift\": %.6g, \"final_drift\": %.6g, "
-                         "\"final_kinetic_energy\": %.6g, \"lost\": %d, \"non_finite\": %d}%s\n",
-                         r.scene.c_str(), narrowphase_name(r.narrowphase), r.bodies, r.median_narrowphase_ms(),
-                         r.median_step_ms(), r.mean_contacts(), r.max_drift,
-                         r.steps.empty() ? 0.0 : r.steps.back().drift, final_ke, r.lost, r.non_finite,
-                         i + 1 < runs.size() ? "," : "");
+                         "  {\"scene\": \"%s\", \"narrowphase\": \"%s\", \"run\": \"%s\", \"bodies\": %d, "
+                         "\"narrowphase_ms\": %.6f, \"step_ms\": %.6f, \"contacts\": %.2f, \"max_drift\": %.6g, "
+                         "\"final_drift\": %.6g, \"final_kinetic_energy\": %.6g, \"lost\": %d, \"non_finite\": %d",
+                         r.scene.c_str(), narrowphase_name(r.narrowphase), r.label().c_str(), r.bodies,
+                         r.median_narrowphase_ms(), r.median_step_ms(), r.mean_contacts(), r.max_drift,
+                         r.steps.empty() ? 0.0 : r.steps.back().drift, final_ke, r.lost, r.non_finite);
+            if (r.scene == "ccd")
+                std::fprintf(f,
+                             ", \"ccd\": %s, \"shots\": %d, \"tunnelled\": %d, \"ccd_ms\": %.6f, \"sweeps\": %.2f, "
+                             "\"casts\": %.2f",
+                             r.ccd ? "true" : "false", r.shots, r.tunnelled, r.median_ccd_ms(), r.mean_swept(),
+                             r.mean_casts());
+            std::fprintf(f, "}%s\n", i + 1 < runs.size() ? "," : "");
         }
         std::fprintf(f, "]}\n");
         std::fclose(f);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Pictures of mink-bullet-scenes' output (gnuplot): for each scene, its
 # final state with Bullet's narrowphase and with mink's side by side
-# (<scene>.png), and one chart of every scene over time (scenes-time.png:
-# the tracked top box's drift for the stacks, the kinetic energy of the
-# pile), both runs on each panel.
+# (<scene>.png; the scene "ccd" also with Bullet's CCD off, on the left),
+# and one chart of every scene over time (scenes-time.png: the tracked top
+# box's drift for the stacks, the kinetic energy of the pile, the spheres
+# that went through the planks so far for "ccd"), every run on each panel.
 # Usage: integrations/bullet/plot-scenes.sh DIR   (DIR: mink-bullet-scenes --out DIR)
 set -euo pipefail
 dir=${1:?usage: plot-scenes.sh DIR}
@@ -20,19 +21,28 @@ done
 [ ${#scenes[@]} -gt 0 ] || { echo "plot-scenes: no <scene>-bullet.wire and -mink.wire pairs in $dir" >&2; exit 1; }
 
 for s in "${scenes[@]}"; do
+  runs="bullet mink"
+  titles="\"Bullet's narrowphase\" \"mink's narrowphase\""
+  if [ -f "$dir/$s-bullet-noccd.wire" ]; then
+    runs="bullet-noccd bullet mink"
+    titles="\"Bullet, CCD off\" \"Bullet and its CCD\" \"mink and its CCD\""
+  fi
+  n=$(echo $runs | wc -w)
   gnuplot <<GP
 set terminal $term
 set output "$dir/$s.png"
-set multiplot layout 1,2 title "$s after 10 s at 60 Hz (same bodies, same seed)"
+set multiplot layout 1,$n title "$s after 10 s at 60 Hz (same bodies, same seed)"
 unset border; unset tics; unset key; unset colorbox
 set view 68, 28, 1.25
 set view equal xyz
 set xyplane at 0
 kinds = "ground box hull capsule sphere"
 colors = "#777777 #1f77b4 #d62728 #2ca02c #9467bd"
-do for [np in "bullet mink"] {
-  set title (np eq "bullet" ? "Bullet's narrowphase" : "mink's narrowphase")
-  splot for [k=0:4] "$dir/$s-".np.".wire" index k using 1:2:3:4:5:6 with vectors nohead lw 1 lc rgb word(colors, k+1)
+runs = "$runs"
+array titles[$n] = [$(echo $titles | sed 's/" "/", "/g')]
+do for [i=1:$n] {
+  set title titles[i]
+  splot for [k=0:4] "$dir/$s-".word(runs, i).".wire" index k using 1:2:3:4:5:6 with vectors nohead lw 1 lc rgb word(colors, k+1)
 }
 unset multiplot
 GP
@@ -46,7 +56,13 @@ set multiplot layout 1,${#scenes[@]} title "Over time: Bullet's narrowphase agai
 set grid
 set key top left
 $(for s in "${scenes[@]}"; do
-  if [ "$s" = pile ]; then
+  if [ "$s" = ccd ]; then
+    echo "set title 'ccd: spheres through the planks'; set xlabel 'time (s)'; set ylabel 'spheres (of those shot)'; set xrange [0:2]; set key center right"
+    plot="plot"
+    [ -f "$dir/$s-bullet-noccd.series" ] && plot="$plot '$dir/$s-bullet-noccd.series' using 1:8 with lines lw 2 lc rgb '#7f7f7f' title 'Bullet, CCD off',"
+    echo "$plot '$dir/$s-bullet.series' using 1:8 with lines lw 2 lc rgb '#ff7f0e' title 'Bullet CCD', '$dir/$s-mink.series' using 1:8 with lines lw 2 dt 2 lc rgb '#1f77b4' title 'mink CCD'"
+    echo "set autoscale x; set key top left"
+  elif [ "$s" = pile ]; then
     echo "set title 'pile: kinetic energy'; set xlabel 'time (s)'; set ylabel 'J'; set logscale y"
     echo "plot '$dir/$s-bullet.series' using 1:5 with lines lw 2 lc rgb '#ff7f0e' title 'Bullet', '$dir/$s-mink.series' using 1:5 with lines lw 2 lc rgb '#1f77b4' title 'mink'"
     echo "unset logscale y"

@@ -9,8 +9,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <stdexcept>
+
+// Bullet's count of CCD body sweeps (btDiscreteDynamicsWorld.cpp; both passes)
+extern int gNumClampedCcdMotions;
 
 namespace {
 
@@ -32,6 +36,30 @@ public:
         const double t0 = now_ms();
         btCollisionDispatcher::dispatchAllCollisionPairs(pairs, info, dispatcher);
         spent_ms += now_ms() - t0;
+    }
+};
+
+// A world timing its CCD: Bullet's (btDiscreteDynamicsWorld) or mink's
+// (mink_bullet_world) createPredictiveContacts and integrateTransforms.
+struct CcdClock {
+    double ccd_ms = 0;
+};
+template <class World> class TimedWorld : public World, public CcdClock {
+public:
+    using World::World;
+
+protected:
+    void createPredictiveContacts(btScalar dt) override
+    {
+        const double t0 = now_ms();
+        World::createPredictiveContacts(dt);
+        ccd_ms += now_ms() - t0;
+    }
+    void integrateTransforms(btScalar dt) override
+    {
+        const double t0 = now_ms();
+        World::integrateTransforms(dt);
+        ccd_ms += now_ms() - t0;
     }
 };
 
@@ -71,12 +99,24 @@ class Scene {
 public:
     Scene(Narrowphase np) : m_np(np)
     {
-        m_world.setGravity(btVector3(0, btScalar(-9.81), 0));
+        if (np == Narrowphase::mink) {
+            auto w = std::make_unique<TimedWorld<mink_bullet_world>>(&m_dispatcher, &m_broadphase, &m_solver, &m_config);
+            m_clock = w.get();
+            m_mink_world = w.get();
+            m_world = std::move(w);
+        } else {
+            auto w = std::make_unique<TimedWorld<btDiscreteDynamicsWorld>>(&m_dispatcher, &m_broadphase, &m_solver,
+                                                                           &m_config);
+            m_clock = w.get();
+            m_world = std::move(w);
+        }
+        m_world->setGravity(btVector3(0, btScalar(-9.81), 0));
         if (np == Narrowphase::mink) mink_bullet_register(&m_dispatcher);
     }
     ~Scene()
     {
-        for (auto &b : m_bodies) m_world.removeRigidBody(b.get()); // frees the pairs' algorithms
+        for (size_t i = 0; i < m_bodies.size(); ++i) // frees the pairs' algorithms
+            if (m_in_world[i]) m_world->removeRigidBody(m_bodies[i].get());
         if (m_np == Narrowphase::mink) {
             mink_bullet_unregister(&m_dispatcher);
             for (auto &s : m_shapes) mink_bullet_forget_shape(s.get());
@@ -90,7 +130,8 @@ public:
         return raw;
     }
 
-    btRigidBody *add(btCollisionShape *s, Kind kind, btScalar mass, const btTransform &t)
+    // later: not in the world until launch()
+    btRigidBody *add(btCollisionShape *s, Kind kind, btScalar mass, const btTransform &t, bool later = false)
     {
         btVector3 inertia(0, 0, 0);
         if (mass > 0) s->calculateLocalInertia(mass, inertia);
@@ -101,10 +142,27 @@ public:
         btRigidBody *b = m_bodies.back().get();
         // no sleeping: every step collides every pair, in both runs
         b->setActivationState(DISABLE_DEACTIVATION);
-        m_world.addRigidBody(b);
+        if (!later) m_world->addRigidBody(b);
+        m_in_world.push_back(!later);
         m_kinds.push_back(kind);
         return b;
     }
+
+    // adds a body made `later` to the world, in the collision filter group
+    // and mask given, moving at `velocity`
+    void launch(size_t body, const btVector3 &velocity, int group, int mask)
+    {
+        if (m_in_world[body]) return;
+        m_bodies[body]->setLinearVelocity(velocity);
+        m_world->addRigidBody(m_bodies[body].get(), group, mask);
+        m_in_world[body] = 1;
+    }
+    size_t body_count() const { return m_bodies.size(); }
+    const btRigidBody &body(size_t i) const { return *m_bodies[i]; }
+
+    // scene hooks: before each step (its index), after it (its record)
+    std::function<void(int)> before_step;
+    std::function<void(StepRecord &)> after_step;
 
     btRigidBody *ground(btScalar half_x, btScalar half_z)
     {
@@ -122,10 +180,13 @@ private:
     TimedDispatcher m_dispatcher{&m_config};
     btDbvtBroadphase m_broadphase;
     btSequentialImpulseConstraintSolver m_solver;
-    btDiscreteDynamicsWorld m_world{&m_dispatcher, &m_broadphase, &m_solver, &m_config};
+    std::unique_ptr<btDiscreteDynamicsWorld> m_world; // TimedWorld<...>
+    CcdClock *m_clock = nullptr;
+    const mink_bullet_world *m_mink_world = nullptr;  // the mink runs'
     std::vector<std::unique_ptr<btCollisionShape>> m_shapes;
     std::vector<std::unique_ptr<btDefaultMotionState>> m_states;
     std::vector<std::unique_ptr<btRigidBody>> m_bodies;
+    std::vector<char> m_in_world;
     std::vector<int> m_kinds;
 };
 
@@ -155,7 +216,7 @@ SceneRun Scene::run(const std::string &name, const SceneOptions &opt, btRigidBod
     SceneRun r;
     r.scene = name;
     r.narrowphase = m_np;
-    for (int k : m_kinds) r.bodies += k != kGround;
+    for (const auto &b : m_bodies) r.bodies += b->getInvMass() > 0;
     // drift is measured from where the tracked body has settled after the
     // first second (the solver lets a stack sink by a few millimetres per
     // contact under its weight): what follows is wobble and creep
@@ -166,12 +227,26 @@ SceneRun Scene::run(const std::string &name, const SceneOptions &opt, btRigidBod
     mink_bullet_set_reuse_tolerance(opt.reuse_tolerance);
     r.steps.reserve(size_t(opt.steps));
     for (int s = 0; s < opt.steps; ++s) {
+        if (before_step) before_step(s);
         m_dispatcher.spent_ms = 0;
+        m_clock->ccd_ms = 0;
+        const int swept0 = gNumClampedCcdMotions;
+        const mink_bullet_world::ccd_stats ccd0 = m_mink_world ? m_mink_world->get_ccd_stats()
+                                                                : mink_bullet_world::ccd_stats{};
         const double t0 = now_ms();
-        m_world.stepSimulation(btScalar(1.0 / 60.0), 0);
+        m_world->stepSimulation(btScalar(1.0 / 60.0), 0);
         StepRecord rec{};
         rec.step_ms = now_ms() - t0;
         rec.narrowphase_ms = m_dispatcher.spent_ms;
+        rec.ccd_ms = m_clock->ccd_ms;
+        if (m_mink_world) {
+            const mink_bullet_world::ccd_stats ccd1 = m_mink_world->get_ccd_stats();
+            rec.swept = int(ccd1.swept + ccd1.bullet_bodies - ccd0.swept - ccd0.bullet_bodies);
+            rec.casts = int(ccd1.casts - ccd0.casts);
+        } else {
+            rec.swept = gNumClampedCcdMotions - swept0;
+        }
+        if (after_step) after_step(rec);
         for (int i = 0; i < m_dispatcher.getNumManifolds(); ++i)
             rec.contacts += m_dispatcher.getManifoldByIndexInternal(i)->getNumContacts();
         for (size_t i = 0; i < m_bodies.size(); ++i) {
@@ -360,6 +435,84 @@ SceneRun pile(Narrowphase np, const SceneOptions &opt)
     return scene.run("pile", opt, nullptr);
 }
 
+// Small fast spheres shot at a row of thin planks (static boxes 2 cm thick,
+// side by side on the ground: a wall 5 m wide, 1.5 m high), in waves of one
+// sphere per plank every 3 steps: radius 2-5 cm, 30-100 m/s, so a sphere
+// moves 0.5-1.7 m a step, many times the plank's thickness. CCD as
+// Bullet's CcdPhysicsDemo sets it: a motion threshold of the sphere's
+// radius, a swept sphere of 0.9 times it. A thick block farther on catches
+// what goes through. The spheres collide with the static bodies only (as
+// bullets with a level): spheres knocking spheres aside at 100 m/s would
+// make each run shoot a different scene. A sphere tunnelled when its centre
+// crossed the planks' middle plane within the wall in a step (it went
+// through, not around or over).
+SceneRun ccd(Narrowphase np, const SceneOptions &opt)
+{
+    Scene scene(np);
+    scene.ground(50, 50);
+    const int planks = 10;
+    const btScalar half_thickness = btScalar(0.01), half_height = btScalar(0.75), half_width = btScalar(0.25);
+    auto *plank = scene.shape(std::make_unique<btBoxShape>(btVector3(half_thickness, half_height, half_width)));
+    plank->initializePolyhedralFeatures();
+    auto lane_z = [&](int p) { return (btScalar(p) - btScalar(planks - 1) / 2) * 2 * half_width; };
+    for (int p = 0; p < planks; ++p) scene.add(plank, kBox, 0, at(btVector3(0, half_height, lane_z(p))));
+    // its front face at x = 4; deep enough below, above and to the sides
+    // that a sphere a step into it is pushed back out of the front
+    auto *block = scene.shape(std::make_unique<btBoxShape>(btVector3(2, 3, 6)));
+    block->initializePolyhedralFeatures();
+    scene.add(block, kBox, 0, at(btVector3(6, 1, 0)));
+
+    struct Shot {
+        size_t body;
+        int step;
+        btScalar radius;
+        btVector3 velocity;
+        btVector3 before{0, 0, 0}; // the centre before the step
+        bool through = false;
+    };
+    std::vector<Shot> shots;
+    Rng rng(opt.seed);
+    for (int i = 0; i < opt.ccd_spheres; ++i) {
+        const int lane = i % planks, wave = i / planks;
+        const btScalar r = btScalar(rng.uniform(0.02, 0.05)), speed = btScalar(rng.uniform(30, 100));
+        const btVector3 p(btScalar(rng.uniform(-3.5, -2.5)), btScalar(rng.uniform(0.35, 1.2)),
+                          lane_z(lane) + btScalar(rng.uniform(-0.15, 0.15)));
+        auto *sphere = scene.shape(std::make_unique<btSphereShape>(r));
+        btRigidBody *b = scene.add(sphere, kSphere, 4 * SIMD_PI / 3 * r * r * r, at(p), true);
+        if (opt.ccd) {
+            b->setCcdMotionThreshold(r);
+            b->setCcdSweptSphereRadius(btScalar(0.9) * r);
+        }
+        shots.push_back(Shot{scene.body_count() - 1, 3 * wave, r, btVector3(speed, 0, 0)});
+    }
+    int fast = 0, tunnelled = 0;
+    scene.before_step = [&](int step) {
+        fast = 0;
+        for (Shot &s : shots) {
+            if (s.step == step) // colliding with the static bodies only
+                scene.launch(s.body, s.velocity, btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::StaticFilter);
+            s.before = scene.body(s.body).getWorldTransform().getOrigin();
+            if (s.step <= step && scene.body(s.body).getLinearVelocity().length() / 60 > s.radius) ++fast;
+        }
+    };
+    const btScalar wall_z = planks * half_width, wall_y = 2 * half_height;
+    scene.after_step = [&](StepRecord &rec) {
+        rec.fast = fast;
+        for (Shot &s : shots) {
+            const btVector3 &p1 = scene.body(s.body).getWorldTransform().getOrigin(), &p0 = s.before;
+            if (s.through || !(p0.x() < 0 && p1.x() >= 0)) continue;
+            const btVector3 c = p0 + (p1 - p0) * (-p0.x() / (p1.x() - p0.x())); // where it crossed x = 0
+            if (c.y() >= 0 && c.y() <= wall_y && btFabs(c.z()) <= wall_z) s.through = true, ++tunnelled;
+        }
+        rec.tunnelled = tunnelled;
+    };
+    SceneRun r = scene.run("ccd", opt, nullptr);
+    r.ccd = opt.ccd;
+    r.shots = int(shots.size());
+    r.tunnelled = tunnelled;
+    return r;
+}
+
 double median(std::vector<double> v)
 {
     if (v.empty()) return 0;
@@ -372,30 +525,65 @@ double median(std::vector<double> v)
 
 const char *narrowphase_name(Narrowphase np) { return np == Narrowphase::mink ? "mink" : "bullet"; }
 
+namespace {
+
+// A field over the steps that count (see scenes.h)
+template <class F> std::vector<double> over_steps(const std::vector<StepRecord> &steps, F field)
+{
+    const bool some_fast = std::any_of(steps.begin(), steps.end(), [](const StepRecord &s) { return s.fast > 0; });
+    std::vector<double> v;
+    for (const StepRecord &s : steps)
+        if (!some_fast || s.fast > 0) v.push_back(double(field(s)));
+    return v;
+}
+
+double mean(const std::vector<double> &v)
+{
+    double sum = 0;
+    for (double x : v) sum += x;
+    return v.empty() ? 0 : sum / double(v.size());
+}
+
+} // namespace
+
 double SceneRun::median_narrowphase_ms() const
 {
-    std::vector<double> v;
-    for (const StepRecord &s : steps) v.push_back(s.narrowphase_ms);
-    return median(v);
+    return median(over_steps(steps, [](const StepRecord &s) { return s.narrowphase_ms; }));
 }
 
 double SceneRun::median_step_ms() const
 {
-    std::vector<double> v;
-    for (const StepRecord &s : steps) v.push_back(s.step_ms);
-    return median(v);
+    return median(over_steps(steps, [](const StepRecord &s) { return s.step_ms; }));
+}
+
+double SceneRun::median_ccd_ms() const
+{
+    return median(over_steps(steps, [](const StepRecord &s) { return s.ccd_ms; }));
 }
 
 double SceneRun::mean_contacts() const
 {
-    double sum = 0;
-    for (const StepRecord &s : steps) sum += s.contacts;
-    return steps.empty() ? 0 : sum / double(steps.size());
+    return mean(over_steps(steps, [](const StepRecord &s) { return s.contacts; }));
+}
+
+double SceneRun::mean_swept() const
+{
+    return mean(over_steps(steps, [](const StepRecord &s) { return s.swept; }));
+}
+
+double SceneRun::mean_casts() const
+{
+    return mean(over_steps(steps, [](const StepRecord &s) { return s.casts; }));
+}
+
+std::string SceneRun::label() const
+{
+    return std::string(narrowphase_name(narrowphase)) + (scene == "ccd" && !ccd ? "-noccd" : "");
 }
 
 const std::vector<std::string> &scene_names()
 {
-    static const std::vector<std::string> names = {"pyramid", "pile", "stack"};
+    static const std::vector<std::string> names = {"pyramid", "pile", "stack", "ccd"};
     return names;
 }
 
@@ -404,5 +592,6 @@ SceneRun run_scene(const std::string &scene, Narrowphase np, const SceneOptions 
     if (scene == "pyramid") return pyramid(np, opt);
     if (scene == "pile") return pile(np, opt);
     if (scene == "stack") return stack(np, opt);
+    if (scene == "ccd") return ccd(np, opt);
     throw std::invalid_argument("unknown scene: " + scene);
 }

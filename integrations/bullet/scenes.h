@@ -1,6 +1,7 @@
 // The scenes mink-bullet-scenes runs (and the integration tests): Bullet
 // worlds stepped at 60 Hz with Bullet's own narrowphase or with mink's,
-// same seeds, same bodies.
+// same seeds, same bodies. The mink runs step a mink_bullet_world (mink's
+// continuous collision too; the scene "ccd" is the one whose bodies use it).
 #ifndef MINK_BULLET_SCENES_H
 #define MINK_BULLET_SCENES_H
 
@@ -16,6 +17,10 @@ struct SceneOptions {
     int pyramid_rows = 20;  // scene "pyramid": rows of boxes
     int pile_bodies = 500;  // scene "pile": hulls, boxes and capsules
     int stack_height = 10;  // scene "stack": rounded boxes
+    int ccd_spheres = 200;  // scene "ccd": small fast spheres shot at thin planks
+    bool ccd = true;        // scene "ccd": the spheres' CCD motion threshold and
+                            // swept sphere radius set (Bullet's CCD with Bullet's
+                            // narrowphase, mink's with mink's); false: CCD off
     uint32_t seed = 1;
     bool keep_wireframe = false; // the final state's edges, for pictures
     float reuse_tolerance = 0.0f; // mink runs: mink_bullet_set_reuse_tolerance (0: off)
@@ -29,6 +34,12 @@ struct StepRecord {
     double kinetic_energy; // of every dynamic body (J, unit densities)
     double drift;          // the tracked body's distance from where it had
                            // settled after the first second (m; 0 before)
+    double ccd_ms;         // in the world's CCD: createPredictiveContacts and
+                           // integrateTransforms (which also integrates every body)
+    int fast;              // scene "ccd": spheres moving more than their radius a step
+    int tunnelled;         // scene "ccd": spheres gone through a plank so far
+    int swept;             // CCD body sweeps (both passes; Bullet: gNumClampedCcdMotions)
+    int casts;             // mink_cast calls (mink runs)
 };
 
 struct SceneRun {
@@ -36,7 +47,10 @@ struct SceneRun {
     Narrowphase narrowphase = Narrowphase::bullet;
     int bodies = 0;                 // dynamic ones
     std::vector<StepRecord> steps;
+    bool ccd = false;               // scene "ccd": CCD on (SceneOptions::ccd)
     int lost = 0;                   // bodies that fell through the ground
+    int tunnelled = 0;              // scene "ccd": spheres that went through a plank
+    int shots = 0;                  // scene "ccd": spheres shot
     int non_finite = 0;             // bodies whose pose became NaN or infinite
     double max_drift = 0;           // of the tracked body (the top box), over the run
     unsigned long long mink_queries = 0; // mink_manifold calls (mink runs)
@@ -46,12 +60,19 @@ struct SceneRun {
     std::vector<float> wire;
     std::vector<int> wire_kind;
 
+    // Medians and means over the steps, or, when some step had a fast
+    // sphere (scene "ccd"), over those steps only.
     double median_narrowphase_ms() const;
     double median_step_ms() const;
+    double median_ccd_ms() const;
     double mean_contacts() const;
+    double mean_swept() const;
+    double mean_casts() const;
+    // the narrowphase's name, and "-noccd" for a "ccd" run with CCD off
+    std::string label() const;
 };
 
-// Scenes: "pyramid", "pile", "stack". Throws std::invalid_argument for
+// Scenes: "pyramid", "pile", "stack", "ccd". Throws std::invalid_argument for
 // another name.
 SceneRun run_scene(const std::string &scene, Narrowphase np, const SceneOptions &opt);
 const std::vector<std::string> &scene_names();
