@@ -9,7 +9,8 @@ add_executable(mink-bench
   ${CMAKE_CURRENT_SOURCE_DIR}/shim.cc
   ${CMAKE_CURRENT_SOURCE_DIR}/bench_queries.c
   ${CMAKE_CURRENT_SOURCE_DIR}/bench_coherence.c
-  ${CMAKE_CURRENT_SOURCE_DIR}/bench_manifold.c)
+  ${CMAKE_CURRENT_SOURCE_DIR}/bench_manifold.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/bench_cast.c)
 target_link_libraries(mink-bench PRIVATE mink_cases_lib benchmark::benchmark m)
 target_include_directories(mink-bench PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 set_target_properties(mink-bench PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
@@ -17,7 +18,8 @@ target_compile_definitions(mink-bench PRIVATE
   MINK_SIMD_NAME="${MINK_SIMD_RESOLVED}"
   MINK_BENCH_CASES_DEFAULT="${PROJECT_SOURCE_DIR}/tests/data/bench.cases"
   MINK_BENCH_TRAJ_DEFAULT="${PROJECT_SOURCE_DIR}/tests/data/traj.cases"
-  MINK_BENCH_MANIFOLD_DEFAULT="${PROJECT_SOURCE_DIR}/tests/data/manifold.cases")
+  MINK_BENCH_MANIFOLD_DEFAULT="${PROJECT_SOURCE_DIR}/tests/data/manifold.cases"
+  MINK_BENCH_CAST_DEFAULT="${PROJECT_SOURCE_DIR}/tests/data/cast.cases")
 # The batch family (batch/<query>/<kind>/<impl>-<variant>): bench_batch.c
 # times mink_*_batch, a loop of single queries and the two-thread _mt entry
 # points (POSIX threads inside the library).
@@ -53,8 +55,11 @@ if(CCD_FOUND)
   list(APPEND _mink_bench_peers "libccd ${CCD_VERSION}")
 endif()
 if(BULLET_FOUND)
+  # bullet_cast_peer.cc: the cast family's btGjkConvexCast and
+  # btContinuousConvexCollision (peers/cast_peers.h)
   add_library(mink_peer_bullet STATIC ${CMAKE_CURRENT_SOURCE_DIR}/peers/bullet_peer.cc
-    ${CMAKE_CURRENT_SOURCE_DIR}/peers/bullet_manifold_peer.cc)
+    ${CMAKE_CURRENT_SOURCE_DIR}/peers/bullet_manifold_peer.cc
+    ${CMAKE_CURRENT_SOURCE_DIR}/peers/bullet_cast_peer.cc)
   set_target_properties(mink_peer_bullet PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
   target_include_directories(mink_peer_bullet PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/peers)
   target_include_directories(mink_peer_bullet SYSTEM PRIVATE ${BULLET_INCLUDE_DIRS})

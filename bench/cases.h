@@ -144,6 +144,12 @@ double case_cast_travel(const mink_case *c);
  *  FORMAT.md's rules at tol = 1e-4 L. 1 if it passes, else 0 with why. */
 int case_check_cast(const mink_case *c, int rc, const mink_cast_result *r, char *why, size_t whylen);
 
+/** Only the hit/miss and time part of case_check_cast, for answers without
+ *  witnesses (peers): hit 0 passes on an expected miss or a graze; hit 1 at
+ *  t passes when |t - t_expected| V <= tol = 1e-4 L, or on a graze (FORMAT.md's
+ *  "either answer"). 1 if it passes, else 0 with why. */
+int case_check_cast_time(const mink_case *c, int hit, double t, char *why, size_t whylen);
+
 /** Prints one cast results line: "<id> hit t n pa pb", "<id> miss" or "<id> err <status>". */
 void case_print_cast(FILE *f, const mink_case *c, int rc, const mink_cast_result *r);
 

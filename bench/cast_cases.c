@@ -227,6 +227,45 @@ static int check_at_t(const mink_case *c, const mink_cast_result *r, int timed, 
                        u[0], u[1], u[2], r->t, angle, sa, sb, tol);
 }
 
+/* The hit/miss and time rules of FORMAT.md, "Casts" (the first of its hit
+ * rules, and the grazes that accept either answer): the part of the check
+ * that needs only the answer's kind and t. */
+static int check_time(const mink_case *c, int hit, double t, double tol, int *timed, char *why, size_t whylen)
+{
+    const int want_hit = c->kind == CASE_HIT;
+    *timed = 0;
+    if (!hit) {
+        if (!want_hit) return 1;
+        const double least = least_distance(c);
+        if (least >= c->target - tol) return 1; /* a graze: either answer */
+        return case_reject(why, whylen, "miss, expected a hit at t = %.9g (least distance %.9g, target %.9g)",
+                           c->value, least, c->target);
+    }
+    if (!(t >= 0.0 && t <= 1.0)) return case_reject(why, whylen, "t = %.9g outside [0, 1]", t);
+    const double V = case_cast_travel(c);
+    *timed = want_hit && fabs(t - c->value) * V <= tol;
+    if (!*timed) {
+        const int graze = want_hit ? least_distance(c) >= c->target - tol : fabs(c->value - c->target) <= tol;
+        if (!graze) {
+            if (!want_hit)
+                return case_reject(why, whylen, "hit at t = %.9g, expected a miss (least distance %.9g, target %.9g)",
+                                   t, c->value, c->target);
+            return case_reject(why, whylen, "t = %.9g, expected %.9g: |dt| V = %.3g > tol %.3g (V = %.6g)", t,
+                               c->value, fabs(t - c->value) * V, tol, V);
+        }
+    }
+    return 1;
+}
+
+int case_check_cast_time(const mink_case *c, int hit, double t, char *why, size_t whylen)
+{
+    if (why && whylen) why[0] = '\0';
+    if (!c || !c->is_cast) return case_reject(why, whylen, "not a cast case");
+    if (hit && !isfinite(t)) return case_reject(why, whylen, "non-finite t");
+    int timed;
+    return check_time(c, hit != 0, t, 1e-4 * c->L, &timed, why, whylen);
+}
+
 int case_check_cast(const mink_case *c, int rc, const mink_cast_result *r, char *why, size_t whylen)
 {
     if (why && whylen) why[0] = '\0';
@@ -237,27 +276,9 @@ int case_check_cast(const mink_case *c, int rc, const mink_cast_result *r, char 
     for (int i = 0; i < 10; ++i)
         if (!isfinite(v[i])) return case_reject(why, whylen, "non-finite result");
     const double tol = 1e-4 * c->L;
-    const int want_hit = c->kind == CASE_HIT;
-    if (rc == 0) {
-        if (!want_hit) return 1;
-        const double least = least_distance(c);
-        if (least >= c->target - tol) return 1; /* a graze: either answer */
-        return case_reject(why, whylen, "miss, expected a hit at t = %.9g (least distance %.9g, target %.9g)",
-                           c->value, least, c->target);
-    }
-    if (!(r->t >= 0.0f && r->t <= 1.0f)) return case_reject(why, whylen, "t = %.9g outside [0, 1]", r->t);
-    const double V = case_cast_travel(c);
-    const int timed = want_hit && fabs(r->t - c->value) * V <= tol;
-    if (!timed) {
-        const int graze = want_hit ? least_distance(c) >= c->target - tol : fabs(c->value - c->target) <= tol;
-        if (!graze) {
-            if (!want_hit)
-                return case_reject(why, whylen, "hit at t = %.9g, expected a miss (least distance %.9g, target %.9g)",
-                                   r->t, c->value, c->target);
-            return case_reject(why, whylen, "t = %.9g, expected %.9g: |dt| V = %.3g > tol %.3g (V = %.6g)", r->t,
-                               c->value, fabs(r->t - c->value) * V, tol, V);
-        }
-    }
+    int timed;
+    if (!check_time(c, rc != 0, r->t, tol, &timed, why, whylen)) return 0;
+    if (rc == 0) return 1;
     return check_at_t(c, r, timed, tol, why, whylen);
 }
 

@@ -1,13 +1,15 @@
 /* mink-perf-driver: the workload of the deterministic performance gate
  * (scripts/perf-regress.sh).
  *
- *   mink-perf-driver FILE [--kernel ref|simd|both] [--query intersect|distance|penetration|manifold|all]
+ *   mink-perf-driver FILE [--kernel ref|simd|both]
+ *                    [--query intersect|distance|penetration|manifold|cast|all]
  *                    [--groups a,b,...] [--reps N] [--warm] [--list]
  *
  * Wall time on shared CI machines is noise, so the gate counts instructions
  * under callgrind instead. For every (group, query, kernel) the driver
  *   1. answers every case of the group once, uninstrumented, and checks each
- *      answer with case_check, or case_check_manifold for the manifold query
+ *      answer with case_check, case_check_manifold for the manifold query, or
+ *      case_check_cast for the cast query
  *      (warm-up: lazy binding, page faults, first-touch of the hull memory;
  *      and a kernel that is wrong fails the run), then
  *   2. runs the group N times between callgrind client requests
@@ -23,6 +25,13 @@
  * function, so the other queries' code and counts do not depend on it; it is
  * measured after them, and --query all includes it (it only adds entries).
  *
+ * The cast query runs on cast files (FORMAT.md, "Casts"), and only there:
+ * mink_cast (ref: mink_ref_cast) where both rotations are constant, else
+ * mink_toi (mink_ref_toi), with the inputs case_run_cast gives them, built
+ * before the region; its own measured function, as the manifold's. The
+ * other queries run on the other files' cases only, so --query all on a
+ * cast file is the cast query, and on any other file what it was before.
+ *
  * --warm takes a trajectory file (traj.cases): the frames run in file order,
  * once with no cache (entry kernel "simd") and once with one mink_cache per
  * trajectory, emptied at its first frame (entry kernel "simd-warm"); every
@@ -33,6 +42,7 @@
  *   entry <label> cases <n> reps <N>      instructions per query = (dump - calib) / (n * N)
  *   check <label> fail <k> of <n> iters <mean> gjk <mean> supports <mean> [first: <id>: <why>]
  *   check <label> fail <k> of <n> points <mean count> [first: <id>: <why>]     (manifold)
+ *   check <label> fail <k> of <n> iters <mean> hits <count> [first: <id>: <why>]   (cast)
  * Exit status: 0, 1 on usage or I/O errors, 2 when some answer failed its check.
  *
  * Determinism: nothing inside a measured region prints, allocates, reads the
@@ -67,13 +77,15 @@
 #define LABEL_MAX 256
 
 /* The case_query values, then the manifold query (not a case_query: its
- * answer is a manifold, checked by case_check_manifold). */
+ * answer is a manifold, checked by case_check_manifold) and the cast query
+ * (cast files only: checked by case_check_cast). */
 #define QUERY_MANIFOLD 3
-#define QUERY_COUNT 4
+#define QUERY_CAST 4
+#define QUERY_COUNT 5
 /* The margin of the manifold query: manifold.cases's speculative margin. */
 #define PD_MARGIN 0.025f
 
-static const char *const query_names[QUERY_COUNT] = {"intersect", "distance", "penetration", "manifold"};
+static const char *const query_names[QUERY_COUNT] = {"intersect", "distance", "penetration", "manifold", "cast"};
 static const char *const kernel_names[2] = {"ref", "simd"};
 
 /* One unit of measured work: the cases of a group, in file order. */
@@ -84,6 +96,8 @@ typedef struct job {
     /* --warm only: trajectory index and "first frame of its trajectory" per case */
     uint32_t *traj;
     unsigned char *first;
+    /* cast files: the inputs of every case's cast (cast_inputs), else NULL */
+    struct cast_input *casts;
 } job;
 
 /* Keeps the answers observable without storing them anywhere address-dependent. */
@@ -222,6 +236,102 @@ static size_t check_manifold_pass(const char *label, const job *j, int kernel, m
     return fails;
 }
 
+/* One cast as the measured pass makes it: case_run_cast's inputs, built
+ * before the region (so the bookkeeping of cases.c stays out of the counts). */
+typedef struct cast_input {
+    const mink_shape *a, *b;
+    mink_pose pa, pb;     /* linear: the poses at t = 0           */
+    mink_vec3 da, db;     /* linear: the translations of the step */
+    mink_sweep sa, sb;    /* rotating: the motions                */
+    float target;
+    int linear;
+} cast_input;
+
+static cast_input cast_input_of(const mink_case *c)
+{
+    cast_input in;
+    memset(&in, 0, sizeof in);
+    in.a = &c->a;
+    in.b = &c->b;
+    in.pa = c->pa;
+    in.pb = c->pb;
+    in.da = (mink_vec3){(float)(c->qa1.p[0] - c->qa.p[0]), (float)(c->qa1.p[1] - c->qa.p[1]),
+                        (float)(c->qa1.p[2] - c->qa.p[2])};
+    in.db = (mink_vec3){(float)(c->qb1.p[0] - c->qb.p[0]), (float)(c->qb1.p[1] - c->qb.p[1]),
+                        (float)(c->qb1.p[2] - c->qb.p[2])};
+    in.sa = (mink_sweep){c->pa, c->pa1, {0.0f, 0.0f, 0.0f}};
+    in.sb = (mink_sweep){c->pb, c->pb1, {0.0f, 0.0f, 0.0f}};
+    in.target = (float)c->target;
+    in.linear = case_cast_is_linear(c);
+    return in;
+}
+
+/* One cast through the public API, directly (not case_run_cast, for the
+ * reason run_one gives). Returns what the cast returned. */
+static int run_cast(int kernel, const cast_input *p, mink_cast_result *r)
+{
+    if (kernel == CASE_KERNEL_REF)
+        return p->linear ? mink_ref_cast(p->a, &p->pa, p->da, p->b, &p->pb, p->db, p->target, r)
+                         : mink_ref_toi(p->a, &p->sa, p->b, &p->sb, p->target, r);
+    return p->linear ? mink_cast(p->a, &p->pa, p->da, p->b, &p->pb, p->db, p->target, r)
+                     : mink_toi(p->a, &p->sa, p->b, &p->sb, p->target, r);
+}
+
+/* measured_passes for the cast query: its own function, as the manifold's. */
+static PD_NOINLINE void measured_cast_passes(const job *j, int kernel, unsigned reps)
+{
+    mink_cast_result r;
+    float acc = 0.0f;
+    for (unsigned rep = 0; rep < reps; ++rep)
+        for (size_t i = 0; i < j->n; ++i) {
+            run_cast(kernel, &j->casts[i], &r);
+            acc += r.t;
+        }
+    g_sink = acc;
+}
+
+static void measure_cast(const char *label, const job *j, int kernel, unsigned reps)
+{
+    CALLGRIND_START_INSTRUMENTATION;
+    CALLGRIND_ZERO_STATS;
+    measured_cast_passes(j, kernel, reps);
+    CALLGRIND_DUMP_STATS_AT(label);
+    CALLGRIND_STOP_INSTRUMENTATION;
+}
+
+/* check_pass for the cast query: every cast checked with case_check_cast.
+ * Returns the failure count. */
+static size_t check_cast_pass(const char *label, const job *j, int kernel)
+{
+    size_t fails = 0, hits = 0;
+    char first[512] = "";
+    double iters = 0;
+    for (size_t i = 0; i < j->n; ++i) {
+        mink_cast_result r;
+        char why[320];
+        memset(&r, 0, sizeof r);
+        const int rc = run_cast(kernel, &j->casts[i], &r);
+        iters += r.iterations;
+        hits += rc == 1;
+        if (!case_check_cast(j->cases[i], rc, &r, why, sizeof why)) {
+            if (fails++ == 0) snprintf(first, sizeof first, "%s: %s", j->cases[i]->id, why);
+        }
+    }
+    const double n = j->n ? (double)j->n : 1.0;
+    printf("check %s fail %zu of %zu iters %.2f hits %zu%s%s\n", label, fails, j->n, iters / n, hits,
+           fails ? " first: " : "", first);
+    return fails;
+}
+
+/* The cast inputs of a job of cast cases. Returns 0, or -1 when out of memory. */
+static int job_casts(job *j)
+{
+    j->casts = malloc((j->n ? j->n : 1) * sizeof *j->casts);
+    if (!j->casts) return -1;
+    for (size_t i = 0; i < j->n; ++i) j->casts[i] = cast_input_of(j->cases[i]);
+    return 0;
+}
+
 static int job_push(job *j, const mink_case *c, uint32_t traj, int first)
 {
     if (j->n == j->cap) {
@@ -249,6 +359,7 @@ static void job_free(job *j)
     free(j->cases);
     free(j->traj);
     free(j->first);
+    free(j->casts);
 }
 
 /* Is `name` in the comma-separated list (NULL list = everything)? */
@@ -270,13 +381,15 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mink-perf-driver FILE [--kernel ref|simd|both]\n"
-            "                        [--query intersect|distance|penetration|manifold|all]\n"
+            "                        [--query intersect|distance|penetration|manifold|cast|all]\n"
             "                        [--groups a,b,...] [--reps N] [--warm] [--list]\n"
             "  Runs each (group, query, kernel) of the case file once (checked), then N times\n"
             "  between callgrind client requests. Run under\n"
             "  valgrind --tool=callgrind --instr-atstart=no. --query and --kernel take comma lists;\n"
-            "  all = the four queries. manifold: mink_manifold at margin 0.025 (the speculative\n"
-            "  margin of tests/data/manifold.cases), checked with case_check_manifold.\n");
+            "  all = every query of the file's cases. manifold: mink_manifold at margin 0.025 (the\n"
+            "  speculative margin of tests/data/manifold.cases), checked with case_check_manifold.\n"
+            "  cast (cast files, the only query there): mink_cast, or mink_toi where a shape turns,\n"
+            "  checked with case_check_cast.\n");
 }
 
 int main(int argc, char **argv)
@@ -366,6 +479,13 @@ int main(int argc, char **argv)
         rc = 1;
     }
 
+    /* Cast files: the casts' inputs, once per job, outside every region. */
+    for (size_t k = 0; k < njobs && rc == 0; ++k)
+        if (jobs[k].n && jobs[k].cases[0]->is_cast && job_casts(&jobs[k]) != 0) {
+            fprintf(stderr, "mink-perf-driver: out of memory\n");
+            rc = 1;
+        }
+
     if (rc == 0 && list) {
         for (size_t k = 0; k < njobs; ++k) printf("group %s cases %zu\n", jobs[k].name, jobs[k].n);
     } else if (rc == 0) {
@@ -384,16 +504,22 @@ int main(int argc, char **argv)
         }
         for (size_t k = 0; k < njobs && rc == 0; ++k)
             for (int q = 0; q < QUERY_COUNT; ++q) {
-                if (!want_query[q]) continue;
+                /* the cast query on cast files, the others elsewhere */
+                if (!want_query[q] || (q == QUERY_CAST) != (jobs[k].casts != NULL)) continue;
                 for (int kern = 0; kern < 2; ++kern) {
                     if (!want_kernel[kern]) continue;
-                    /* --warm: cold (no cache) then warm (per-trajectory caches). */
-                    for (int w = 0; w <= warm; ++w) {
+                    /* --warm: cold (no cache) then warm (per-trajectory caches);
+                     * the cast query takes no cache: cold only. */
+                    for (int w = 0; w <= (warm && q != QUERY_CAST); ++w) {
                         char label[LABEL_MAX];
                         mink_cache *cs = w ? caches : NULL;
                         snprintf(label, sizeof label, "%s/%s/%s%s", jobs[k].name, query_names[q],
                                  kernel_names[kern], w ? "-warm" : "");
-                        if (q == QUERY_MANIFOLD) {
+                        if (q == QUERY_CAST) {
+                            fails += check_cast_pass(label, &jobs[k], kern);
+                            fflush(stdout);
+                            measure_cast(label, &jobs[k], kern, reps);
+                        } else if (q == QUERY_MANIFOLD) {
                             fails += check_manifold_pass(label, &jobs[k], kern, cs);
                             fflush(stdout); /* printing stays outside the region */
                             measure_manifold(label, &jobs[k], kern, cs, reps);

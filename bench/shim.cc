@@ -48,6 +48,14 @@
 //       The coherence family gains coherence/manifold and
 //       coherence/manifold-held (bench_coherence.h). --query=manifold
 //       selects both and nothing else.
+//   cast/<group>/<impl>   bench_cast.h: continuous collision on the groups
+//       of $MINK_BENCH_CAST (default tests/data/cast.cases): mink_cast where
+//       the rotations are constant, else mink_toi; impls ref, simd-<backend>
+//       and the peers' casts (bullet-gjkcast: btGjkConvexCast, translation
+//       only; bullet-ccd: btContinuousConvexCollision). Counters as the
+//       per-query benchmarks (per cast), plus hit_frac (share answered with
+//       a hit) and, for mink, iters/query (advancement steps per cast).
+//       --query=cast selects the family and nothing else.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -57,6 +65,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_cast.h"
 #include "bench_coherence.h"
 #include "bench_manifold.h"
 #include "bench_queries.h"
@@ -76,6 +85,9 @@
 #endif
 #ifndef MINK_BENCH_MANIFOLD_DEFAULT
 #define MINK_BENCH_MANIFOLD_DEFAULT "tests/data/manifold.cases"
+#endif
+#ifndef MINK_BENCH_CAST_DEFAULT
+#define MINK_BENCH_CAST_DEFAULT "tests/data/cast.cases"
 #endif
 
 namespace {
@@ -182,6 +194,23 @@ void run_manifold(benchmark::State &state, size_t group, size_t impl)
     const std::string name = std::string("manifold/") + bm_group_name(group) + "/" + bm_impl_name(impl);
     if (checked(state, b, name, bm_bench_stats(b), bm_impl_family(impl) == BQ_PEER))
         time_passes(state, bm_bench_queries(b), [b] { return bm_bench_pass(b); });
+}
+
+// cast/<group>/<impl>: the same policy and counters, per cast.
+void run_cast(benchmark::State &state, size_t group, size_t impl)
+{
+    char err[256];
+    bk_bench *b = bk_bench_get(group, impl, err, sizeof err);
+    if (!b) {
+        state.SkipWithError(err);
+        return;
+    }
+    const std::string name = std::string("cast/") + bk_group_name(group) + "/" + bk_impl_name(impl);
+    state.counters["hit_frac"] = bk_bench_hit_frac(b);
+    if (bk_bench_iterations(b) >= 0.0)
+        state.counters["iters/query"] = bk_bench_iterations(b);
+    if (checked(state, b, name, bk_bench_stats(b), bk_impl_family(impl) == BQ_PEER))
+        time_passes(state, bk_bench_queries(b), [b] { return bk_bench_pass(b); });
 }
 
 #ifdef MINK_BENCH_HAVE_BATCH
@@ -396,6 +425,32 @@ int main(int argc, char **argv)
         }
     }
 
+    // The cast family: its case file is read only when it is selected.
+    if (query_selected(queries, "cast")) {
+        const char *cpath = std::getenv("MINK_BENCH_CAST");
+        if (!cpath || !*cpath)
+            cpath = MINK_BENCH_CAST_DEFAULT;
+        if (bk_load(cpath, err, sizeof err) != 0) {
+            std::fprintf(stderr, "mink-bench: cast family skipped: %s\n", err);
+        } else {
+            std::string cgroups;
+            for (size_t g = 0; g < bk_group_count(); ++g)
+                cgroups += (g ? "," : "") + std::string(bk_group_name(g));
+            benchmark::AddCustomContext("mink_cast_cases", cpath);
+            benchmark::AddCustomContext("mink_cast_groups", cgroups);
+            for (size_t g = 0; g < bk_group_count(); ++g) {
+                for (size_t i = 0; i < bk_impl_count(); ++i) {
+                    if (!impl_selected_named(impls, bk_impl_name(i), bk_impl_family(i)))
+                        continue;
+                    std::string name = std::string("cast/") + bk_group_name(g) + "/" + bk_impl_name(i);
+                    benchmark::RegisterBenchmark(name.c_str(), [g, i](benchmark::State &s) {
+                        run_cast(s, g, i);
+                    })->Unit(benchmark::kMicrosecond);
+                }
+            }
+        }
+    }
+
     const char *traj = std::getenv("MINK_BENCH_TRAJ");
     bc_set_path(traj && *traj ? traj : MINK_BENCH_TRAJ_DEFAULT);
     benchmark::AddCustomContext("mink_traj", bc_path());
@@ -443,6 +498,7 @@ int main(int argc, char **argv)
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     bc_unload();
+    bk_unload();
     bm_unload();  // its groups hold the main file's cases: before bq_unload
     bq_unload();
 #ifdef MINK_BENCH_HAVE_BATCH

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The benchmark command: builds mink-bench for every SIMD width this CPU runs,
 # times mink's scalar reference, its SIMD kernel and the peer libraries on
-# tests/data/bench.cases (and contact manifolds on tests/data/manifold.cases),
-# and prints one table (saved with the merged JSON and a chart under
-# bench/results/<machine>/).
+# tests/data/bench.cases (contact manifolds on tests/data/manifold.cases, shape
+# casts on tests/data/cast.cases), and prints one table (saved with the merged
+# JSON and a chart under bench/results/<machine>/).
 #
 # Usage: scripts/bench.sh [--quick] [--filter REGEX] [--peers-only | --no-peers]
 #                         [--tolerate-wrong] [--widths "sse41 avx2"] [--out DIR]
@@ -11,7 +11,8 @@
 #   --quick           1 repetition instead of 5 (a first look: ~1-2 minutes)
 #   --filter REGEX    only benchmarks whose name matches, e.g. 'distance/hull32'
 #                     (names are <query>/<group>/<impl>: distance/hull32-sep/ref;
-#                     'manifold' selects the manifold family and its coherence)
+#                     'manifold' selects the manifold family and its coherence,
+#                     'cast' the cast family)
 #   --peers-only      time only the peer libraries; --no-peers: only mink
 #   --tolerate-wrong  time mink's implementations even when some answers are
 #                     wrong (default: a wrong answer turns the benchmark into
@@ -29,6 +30,13 @@
 #   coherence/manifold/<impl>-cold|warm, coherence/manifold-held/...
 #                     the same on traj.cases: every frame, and the frames
 #                     whose deciding feature held
+# Shape casts (a fifth chunk, --query=cast, run by default):
+#   cast/<group>/<impl>   mink_cast (constant rotations) or mink_toi on the
+#                     groups of tests/data/cast.cases, cold; ref, every width,
+#                     and Bullet's btGjkConvexCast (bullet-gjkcast, translation
+#                     only) and btContinuousConvexCollision (bullet-ccd), with
+#                     their ok fractions; the table's cast section compares
+#                     the best width with the fastest peer right on >= 99 %
 # Besides the per-query tables, the same binaries run two families (in the
 # chunk of their query; --filter 'coherence|batch' runs only them):
 #   coherence/<query>/<impl>-cold|warm   cold vs warm caches on the
@@ -39,7 +47,8 @@
 # MINK_BENCH_MIN_TIME (seconds per repetition, default 0.05);
 # MINK_BENCH_CASES (another case file); MINK_BENCH_TRAJ (another trajectory
 # file); MINK_BENCH_BATCH_PAIRS (pairs per kind of the batch family, 4096);
-# MINK_BENCH_MANIFOLD (another manifold case file).
+# MINK_BENCH_MANIFOLD (another manifold case file); MINK_BENCH_CAST (another
+# cast case file).
 # Bullet scenes (when Bullet is installed; --no-scenes skips them, --scenes
 # runs only them): integrations/bullet's mink-bullet-scenes on the widest
 # build, each scene with Bullet's narrowphase and with mink's (narrowphase
@@ -145,7 +154,7 @@ common=(--benchmark_min_time="${MINK_BENCH_MIN_TIME:-0.05}"
 # not over one placement. A crash loses one chunk, not the run.
 start=$(date +%s)
 failed=0
-queries="intersect distance penetration manifold"
+queries="intersect distance penetration manifold cast"
 [ "$scenes" = only ] && queries=""
 for q in $queries; do
   say "$q: $reps repetition(s) of ${built[*]}"
@@ -199,7 +208,7 @@ if [ "$scenes" != no ]; then
   if cmake --build "$build" -j"$jobs" --target mink-bullet-scenes >"$build/scenes-build.log" 2>&1 &&
      [ -x "$build/integrations/bullet/mink-bullet-scenes" ]; then
     mkdir -p "$out/scenes"
-    say "Bullet scenes (${built[${#built[@]}-1]} build): pyramid, pile, stack; 600 steps each, both narrowphases"
+    say "Bullet scenes (${built[${#built[@]}-1]} build): pyramid, pile, stack (both narrowphases) and ccd (three runs); 600 steps each"
     if "$build/integrations/bullet/mink-bullet-scenes" --out "$out/scenes" | tee "$out/scenes/scenes.txt"; then
       if [ "$scenes" != only ] && [ -f "$out/$name.txt" ]; then
         { echo; echo "Bullet scenes (integrations/bullet, 60 Hz, 600 steps; medians over steps):"; cat "$out/scenes/scenes.txt"; } >>"$out/$name.txt"

@@ -24,6 +24,11 @@ After the per-query tables come the families' tables, when they ran:
   batch      batch/<query>/<kind>/<impl>-<variant>: Mpairs/s of the batch
              entry points, the loop of single queries and the 2-thread _mt
              variant, and their ratios to the loop
+The shape casts, cast/<group>/<impl> (groups of cast.cases), get a table of
+the per-query form after the manifolds: ns and cycles per cast for ref, each
+SIMD width and each peer with its ok fraction, and the best width against
+ref and against the fastest peer that is right on >= 99 % of the group ("-"
+when none is), then the mean iterations per cast.
 Python 3 standard library only (Debian's /usr/bin/python3).
 """
 import argparse
@@ -62,7 +67,7 @@ def load_runs(paths):
 
 # Peers in the order mink-bench registers them; unknown ones after, as seen
 # (random interleaving shuffles the order of the JSON entries).
-PEER_ORDER = ["ccd", "ccd-mpr", "bullet", "bullet-gjk"]
+PEER_ORDER = ["ccd", "ccd-mpr", "bullet", "bullet-gjk", "bullet-gjkcast", "bullet-ccd"]
 
 
 def impl_key(impl):
@@ -82,15 +87,19 @@ def family(impl):
 
 
 # Benchmark families with their own tables (not <query>/<group>/<impl>).
-FAMILY_PREFIXES = ("coherence/", "batch/")
+FAMILY_PREFIXES = ("coherence/", "batch/", "cast/")
 
 
-def collect(entries):
-    """results[query][group][impl] -> dict(cyc, ns, ok, iters, error, reps)."""
+def collect(entries, only=None):
+    """results[query][group][impl] -> dict(cyc, ns, ok, iters, error, reps).
+    only: a family prefix ("cast/") whose <family>/<group>/<impl> entries to
+    take instead of the per-query ones."""
     medians, iters, errors = {}, {}, {}
     for b in entries:
         name = b.get("run_name", b.get("name", ""))
-        if name.startswith(FAMILY_PREFIXES) or name.count("/") != 2:
+        if name.count("/") != 2:
+            continue
+        if (not name.startswith(only)) if only else name.startswith(FAMILY_PREFIXES):
             continue
         if b.get("error_occurred"):
             errors[name] = b.get("error_message", "error")
@@ -538,13 +547,66 @@ def batch_table(entries):
     return [head] + lines, notes
 
 
+def cast_table(entries, contexts):
+    """Lines of the cast table (cast/<group>/<impl>), its notes, and its
+    results and group order (for the chart)."""
+    res, groups = collect(entries, only="cast/")
+    rows = res.get("cast")
+    if not rows:
+        return [], [], {}, []
+    order = [g for c in contexts for g in c.get("mink_cast_groups", "").split(",") if g]
+    groups = sorted((g for g in groups if g in rows), key=lambda g: order.index(g) if g in order else len(order))
+    impls = sorted({i for g in rows.values() for i in g}, key=impl_key)
+    lines, notes = query_table("cast", rows, groups, impls)
+    if not lines:
+        return [], [], {}, []
+    # advancement steps per cast: the same algorithm in ref and every width
+    its = []
+    for g in groups:
+        vals = [rows[g][i]["iters"] for i in impls if family(i) != "peer" and i in rows[g]
+                and not rows[g][i]["error"] and rows[g][i]["iters"] is not None]
+        if vals:
+            its.append(f"{g} {vals[-1]:.2f}")
+    if its:
+        lines.append("iterations per cast (mink): " + ", ".join(its))
+    # for scale where no peer is exact: the fastest peer whatever its ok%
+    fast = []
+    for g in groups:
+        row = rows[g]
+        ok = [(row[i]["cyc"], i) for i in impls if i in row and not row[i]["error"] and row[i]["cyc"]]
+        simd = [c for c, i in ok if family(i) == "simd"]
+        peer = [(c, i) for c, i in ok if family(i) == "peer"]
+        if simd and peer:
+            pc, pi = min(peer)
+            fast.append(f"{g} {pc / min(simd):.2f}x {pi} ({100.0 * (row[pi]['ok'] or 0):.0f} %)")
+    if fast:
+        lines.append("best simd vs the fastest peer whatever its ok%: " + ", ".join(fast))
+    cases = next((c["mink_cast_cases"] for c in contexts if c.get("mink_cast_cases")), "?")
+    head = f"== cast (shape casts and time of impact, per cast; cases: {cases}) =="
+    notes.append("cast: mink_cast where both rotations are constant, else mink_toi (both kernels), cold; "
+                 "mink checked by every rule of FORMAT.md \"Casts\" (case_check_cast), the peers, which "
+                 "report no witnesses, on hit/miss, |t - t_expected| V <= 1e-4 L (grazes: either answer; "
+                 "case_check_cast_time) and their normal (1e-2 rad from the expected one, or the exact one at "
+                 "their t); exact peer = right on >= 99 % of the group")
+    peers = [i for i in impls if family(i) == "peer"]
+    if peers:
+        notes.append("cast peers: bullet-gjkcast = btGjkConvexCast (translation only: it keeps the rotations "
+                     "at t = 0, so it misses turning bodies' hits), bullet-ccd = btContinuousConvexCollision "
+                     "(conservative advancement with rotation, GJK-EPA); Bullet has no target distance: B is "
+                     "inflated by the target (its margin grows by it); both stop at distance 0.001, an "
+                     "absolute tolerance, so their t comes early by up to 0.001 / closing speed; bullet-ccd "
+                     "turns the long way round on about half the cases that turn by more than 120 degrees "
+                     "(bench/peers/bullet_cast_peer.cc)")
+    return [head] + lines, notes, res, groups
+
+
 def gnuplot_chart(results, qgroups, impls, out_png, title):
     gp = shutil.which("gnuplot")
     if not gp:
         return "gnuplot not found (apt-get install gnuplot-nox): no chart"
     base = out_png[:-4]
     panels = []
-    for q in QUERIES:
+    for q in QUERIES + ["cast"]:
         rows = results.get(q)
         if not rows:
             continue
@@ -634,7 +696,9 @@ def main():
             ctx.setdefault(key, value)
     simds = sorted({c.get("mink_simd", "?") for c in contexts}, key=lambda w: impl_key("simd-" + w))
     tsc_hz = float(ctx.get("tsc_hz", "0") or 0)
-    reps = max((c["reps"] for q in results.values() for g in q.values() for c in g.values()), default=0)
+    cast_lines, cast_notes, cast_results, cast_groups = cast_table(entries, contexts)
+    reps = max((c["reps"] for r in (results, cast_results) for q in r.values() for g in q.values()
+                for c in g.values()), default=0)
     out = []
     out.append(f"mink-bench on {ctx.get('host_name', '?')}, {ctx.get('date', '?')}")
     for n in args.note:
@@ -665,6 +729,10 @@ def main():
         out.extend(lines)
         out.append("")
         notes.extend(qn)
+    if cast_lines:
+        out.extend(cast_lines)
+        out.append("")
+        notes.extend(cast_notes)
     for table in (coherence_table, batch_table):
         lines, fn = table(entries)
         if lines:
@@ -689,6 +757,10 @@ def main():
         f.write(text)
     png = os.path.join(args.out_dir, args.name + ".png")
     title = f"mink-bench, {ctx.get('host_name', '?')}: TSC cycles per query (lower is better)"
+    if cast_results:
+        results = dict(results, cast=cast_results["cast"])
+        qgroups = dict(qgroups, cast=cast_groups)
+        impls = sorted(set(impls) | {i for g in cast_results["cast"].values() for i in g}, key=impl_key)
     msg = gnuplot_chart(results, qgroups, impls, png, title)
     if msg:
         print(f"bench_table: {msg}", file=sys.stderr)

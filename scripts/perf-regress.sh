@@ -9,23 +9,30 @@
 # into instructions per query and compares.
 #
 # Usage:
-#   scripts/perf-regress.sh [--reduced|--full] [--threshold PCT] [--update]
+#   scripts/perf-regress.sh [--reduced|--full] [--threshold PCT] [--update | --update-new]
 #                           [--backend avx2|sse41|...] [--baseline FILE] [--out FILE] [--jobs N]
 #   scripts/perf-regress.sh --compare-json OLD.json NEW.json
 #
 #   --reduced     (default) the CI set: a few groups x queries of the simd kernel,
-#                 one ref group, the warm-cache trajectories, and simd contact
+#                 one ref group, the warm-cache trajectories, simd contact
 #                 manifolds (a few groups of manifold.cases and bench.cases,
-#                 traj.cases cold and warm); one repetition
+#                 traj.cases cold and warm), and shape casts (three groups of
+#                 cast.cases, both kernels); one repetition
 #   --full        every group x query (intersect, distance, penetration,
 #                 manifold) x kernel of bench.cases, every group of
-#                 manifold.cases (manifold) and traj.cases cold and warm, for
-#                 both kernels; three repetitions
+#                 manifold.cases (manifold), traj.cases cold and warm and
+#                 every group of cast.cases (cast), for both kernels; three
+#                 repetitions
 #                 (manifold: mink_manifold at margin 0.025, manifold.cases's
-#                 speculative margin; entries manifold/<group>/<kernel>)
+#                 speculative margin; entries manifold/<group>/<kernel>;
+#                 cast: mink_cast, or mink_toi where a shape turns, cold;
+#                 entries cast/<group>/<kernel>)
 #   --threshold   fail when an entry rises by more than PCT percent (default 2)
 #   --update      write the measured entries into the baseline (a reduced run
 #                 replaces only its own entries, a full run the whole file)
+#   --update-new  add only the measured entries the baseline lacks (a new
+#                 family or group); every entry already there stays as it is,
+#                 and is gated as without it (nothing is written on a FAIL)
 #   --compare-json  advisory: Google Benchmark's compare.py on two
 #                 `mink-bench --benchmark_format=json` outputs; never fails
 #
@@ -82,6 +89,7 @@ while [ $# -gt 0 ]; do
     --threshold) [ $# -ge 2 ] || die "--threshold needs a value"; threshold=$2; shift ;;
     --threshold=*) threshold=${1#*=} ;;
     --update) update=1 ;;
+    --update-new) update=new ;;
     --backend) [ $# -ge 2 ] || die "--backend needs a value"; backend=$2; shift ;;
     --baseline) [ $# -ge 2 ] || die "--baseline needs a value"; baseline=$2; shift ;;
     --out) [ $# -ge 2 ] || die "--out needs a value"; out=$2; shift ;;
@@ -132,13 +140,15 @@ grep -q MINK_HAVE_CALLGRIND "$build/bench/CMakeFiles/mink-perf-driver.dir/flags.
 bench="$root/tests/data/bench.cases"
 traj="$root/tests/data/traj.cases"
 manifold="$root/tests/data/manifold.cases"
+cast="$root/tests/data/cast.cases"
 if [ "$set_name" = reduced ]; then
   # Small, medium and huge hulls, the primitives, every point query of the
   # simd kernel; one ref group; the cache on trajectories; simd manifolds of
   # box stacks, faces, capsules, a mix, two bench.cases groups and the
   # trajectories (after the point queries of the same run: they only add
-  # entries). One repetition: the counts are exact, repetitions only
-  # amortize a constant.
+  # entries); casts of both kernels: hull pairs moving linearly and turning,
+  # and fast small bodies against thin planks. One repetition: the counts are
+  # exact, repetitions only amortize a constant.
   runs=(
     "$bench --kernel simd --query intersect,distance,penetration --groups hull8-sep,hull32-pen,box-box-pen,capsule-box --reps 1"
     "$bench --kernel simd --query distance,penetration --groups hull128-sep,hull1024-sep,sphere-hull32 --reps 1"
@@ -146,6 +156,7 @@ if [ "$set_name" = reduced ]; then
     "$traj --warm --kernel simd --query distance,penetration,manifold --reps 1"
     "$manifold --kernel simd --query manifold --groups box-slab,box-box,hull-face,capsule-flat,general --reps 1"
     "$bench --kernel simd --query manifold --groups box-box-pen,hull8-pen --reps 1"
+    "$cast --kernel simd,ref --query cast --groups lin-hull,rot-hull,bullet-plank --reps 1"
   )
 else
   # --query all: intersect, distance, penetration, then manifold
@@ -156,6 +167,8 @@ else
     "$traj --warm --kernel ref --query all --reps 3"
     "$manifold --kernel simd --query manifold --reps 3"
     "$manifold --kernel ref --query manifold --reps 3"
+    "$cast --kernel simd --query cast --reps 3"
+    "$cast --kernel ref --query cast --reps 3"
   )
 fi
 
@@ -218,6 +231,7 @@ env = os.environ
 work, out, base_path = env["PERF_WORK"], env["PERF_OUT"], env["PERF_BASELINE"]
 threshold = float(env["PERF_THRESHOLD"])
 update = env["PERF_UPDATE"] == "1"
+update_new = env["PERF_UPDATE"] == "new"
 full = env["PERF_SET"] == "full"
 
 def fail(msg):
@@ -363,5 +377,16 @@ if rose:
     if len(worst) > 8:
         print("  (profiles of the other %d under %s)" % (len(worst) - 8, work))
     sys.exit(1)
+# --update-new: only when the entries already there pass the gate
+if update_new:
+    doc = dict(old_doc)
+    doc["entries"] = dict(sorted(dict(old, **{k: entries[k] for k in added}).items()))
+    tmp = base_path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, base_path)
+    print("perf-regress: baseline %s: %d new entries added, the %d others unchanged"
+          % (base_path, len(added), len(old)))
 print("perf-regress: PASS: no entry rose by more than %g %%" % threshold)
 PY
