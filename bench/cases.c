@@ -141,6 +141,33 @@ double case_shape_scale(const case_shape *s, const case_pose *q)
     return m + s->radius;
 }
 
+/* The local rule's l of a shape: largest |local core coordinate| plus the radius. */
+static double local_size(const case_shape *s)
+{
+    double m = 0.0;
+    switch (s->type) {
+    case MINK_SHAPE_CAPSULE: m = fabs(s->param[0]); break;
+    case MINK_SHAPE_BOX: m = fmax(fabs(s->param[0]), fmax(fabs(s->param[1]), fabs(s->param[2]))); break;
+    case MINK_SHAPE_HULL:
+        for (size_t i = 0; i < 3 * (size_t)s->n; ++i) m = fmax(m, fabs(s->pts[i]));
+        break;
+    default: break;
+    }
+    return m + s->radius;
+}
+
+void case_set_use_local_tolerance(case_set *set)
+{
+    for (size_t i = 0; set && i < set->count; ++i) {
+        mink_case *c = &set->cases[i];
+        const double l = fmin(local_size(&c->sa), local_size(&c->sb));
+        double M = fmax(case_shape_scale(&c->sa, &c->qa), case_shape_scale(&c->sb, &c->qb));
+        if (c->is_cast) M = fmax(M, fmax(case_shape_scale(&c->sa, &c->qa1), case_shape_scale(&c->sb, &c->qb1)));
+        c->tol = fmax(1e-4 * l, 16.0 * 0x1p-24 * M);
+        c->near = fmax(1e-3 * l, 2.0 * c->tol);
+    }
+}
+
 /* Largest distance from the pose origin to a point of the shape. */
 static double shape_bound(const case_shape *s)
 {
@@ -536,6 +563,8 @@ static int parse_cast_line(parser *p, mink_case *c)
     if (parse_trailing(p, "cast expectation") != 0) return -1;
     c->L = fmax(fmax(1.0, fmax(case_shape_scale(&c->sa, &c->qa), case_shape_scale(&c->sb, &c->qb))),
                 fmax(case_shape_scale(&c->sa, &c->qa1), case_shape_scale(&c->sb, &c->qb1)));
+    c->tol = 1e-4 * c->L;
+    c->near = 1e-3 * c->L;
     p->lines[p->count] = p->line;
     p->count++;
     return 0;
@@ -582,6 +611,8 @@ static int parse_line(parser *p)
                     c->patch ? "patch" : "expectation", shown);
     }
     c->L = fmax(1.0, fmax(case_shape_scale(&c->sa, &c->qa), case_shape_scale(&c->sb, &c->qb)));
+    c->tol = 1e-4 * c->L;
+    c->near = 1e-3 * c->L;
     p->lines[p->count] = p->line;
     p->count++;
     return 0;
@@ -924,8 +955,8 @@ int case_check(const mink_case *c, int query, const mink_result *r, char *why, s
     if (!c || !r) return case_reject(why, whylen, "no case or no result");
     if (r->status < 0) return case_reject(why, whylen, "query failed with status %d", (int)r->status);
     if (!result_finite(r)) return case_reject(why, whylen, "non-finite result");
-    const double L = c->L, tol = 1e-4 * L;
-    const int near = c->value < 1e-3 * L;
+    const double tol = c->tol;
+    const int near = c->value < c->near;
     const int got_sep = r->distance > 0.0f;
     const double want = c->kind == CASE_SEP ? c->value : -c->value; /* signed */
     const double got = r->distance;
@@ -1146,7 +1177,7 @@ int case_check_manifold(const mink_case *c, double margin, const struct mink_man
     if (m->status < 0) return case_reject(why, whylen, "manifold failed with status %d", (int)m->status);
     if (m->count > MINK_MANIFOLD_POINTS)
         return case_reject(why, whylen, "count %u > %d", (unsigned)m->count, MINK_MANIFOLD_POINTS);
-    const double tol = 1e-4 * c->L, near = 1e-3 * c->L;
+    const double tol = c->tol, near = c->near;
     const double want = c->kind == CASE_SEP ? c->value : -c->value; /* signed */
     /* count 0 exactly when want > margin; within near of it either answer */
     if (m->count == 0 && want < margin - near)

@@ -36,6 +36,8 @@ typedef struct mink_case {
     double value;            /* distance (sep) or depth (pen), >= 0               */
     double normal[3];        /* unit, or 0 0 0 when not unique                    */
     double L;                /* FORMAT.md tolerance scale                         */
+    double tol, near;        /* the checkers' bands: 1e-4 L and 1e-3 L, or the    */
+                             /* local rule (case_set_use_local_tolerance)         */
     unsigned patch_count;    /* manifold cases: the exact contact patch, k points */
     const double *patch;     /* (3k doubles, AoS, world space, owned by the set); */
                              /* 0 and NULL when the line has none                 */
@@ -62,6 +64,13 @@ int case_set_parse(const char *text, size_t len, case_set *out, char *err, size_
 int case_set_load(const char *path, case_set *out, char *err, size_t errlen);
 void case_set_free(case_set *set);
 
+/** Switches every case of a set to FORMAT.md's "Local tolerance" rule:
+ *  tol = max(1e-4 l, 16 eps M), near = max(1e-3 l, 2 tol), with l the smaller
+ *  shape's size (largest |local core coordinate| plus radius) and M the
+ *  largest |world core coordinate| plus radius over both shapes (both poses
+ *  of a cast), eps = 2^-24. The default is tol = 1e-4 L, near = 1e-3 L. */
+void case_set_use_local_tolerance(case_set *set);
+
 /** The group of an id: the part before the last '.', or before the last '/'
  *  for trajectory frames. Writes at most n bytes including the NUL. */
 void case_group(const char *id, char *group, size_t n);
@@ -69,7 +78,7 @@ void case_group(const char *id, char *group, size_t n);
 /** Which query produced a result; decides what the checker compares. */
 enum case_query { CASE_QUERY_INTERSECT = 0, CASE_QUERY_DISTANCE = 1, CASE_QUERY_PENETRATION = 2 };
 
-/** Checks a result against the expectation with FORMAT.md's tolerances and
+/** Checks a result against the expectation with the case's tolerances and
  *  the witness consistency rules. Returns 1 if it passes; otherwise 0 with a
  *  reason in why. For CASE_QUERY_INTERSECT only r->distance's sign is used
  *  (> 0 separated, <= 0 overlapping). */

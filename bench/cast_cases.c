@@ -187,7 +187,7 @@ static int check_at_t(const mink_case *c, const mink_cast_result *r, int timed, 
     const double off[3] = {diff[0] - d * u[0], diff[1] - d * u[1], diff[2] - d * u[2]};
     if (norm3(off) > tol) return case_reject(why, whylen, "pB - pA is %.3g off the normal (tol %.3g)", norm3(off), tol);
     const int starts_within = c->kind == CASE_HIT && c->value == 0.0;
-    const double near = fmax(1e-3 * c->L, 2.0 * tol);
+    const double near = c->near;
     if (d < 0.0 && starts_within) {
         double g[4];
         if (case_point_gap(mink_ref_distance, &c->a, &pa, r->point_a, &g[0]) < 0 ||
@@ -263,7 +263,7 @@ int case_check_cast_time(const mink_case *c, int hit, double t, char *why, size_
     if (!c || !c->is_cast) return case_reject(why, whylen, "not a cast case");
     if (hit && !isfinite(t)) return case_reject(why, whylen, "non-finite t");
     int timed;
-    return check_time(c, hit != 0, t, 1e-4 * c->L, &timed, why, whylen);
+    return check_time(c, hit != 0, t, c->tol, &timed, why, whylen);
 }
 
 int case_check_cast(const mink_case *c, int rc, const mink_cast_result *r, char *why, size_t whylen)
@@ -275,7 +275,7 @@ int case_check_cast(const mink_case *c, int rc, const mink_cast_result *r, char 
                          r->point_a.y, r->point_a.z, r->point_b.x, r->point_b.y, r->point_b.z};
     for (int i = 0; i < 10; ++i)
         if (!isfinite(v[i])) return case_reject(why, whylen, "non-finite result");
-    const double tol = 1e-4 * c->L;
+    const double tol = c->tol;
     int timed;
     if (!check_time(c, rc != 0, r->t, tol, &timed, why, whylen)) return 0;
     if (rc == 0) return 1;

@@ -1,7 +1,7 @@
 /* mink-cases: runs, checks and times a query case file (tests/data/FORMAT.md).
  *
  *   mink-cases run      FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache]
- *   mink-cases check    FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--verbose]
+ *   mink-cases check    FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--tol local] [--verbose]
  *   mink-cases time     FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--reps N]
  *   mink-cases manifold FILE [--kernel ref|simd] [--margin M] [--cache]
  *   mink-cases cast     FILE [--kernel ref|simd]
@@ -28,7 +28,7 @@ enum { QUERY_MANIFOLD = CASE_QUERY_PENETRATION + 1, QUERY_CAST };
 
 typedef struct options {
     const char *cmd, *file;
-    int kernel, query, cache, verbose, query_given;
+    int kernel, query, cache, verbose, query_given, local;
     long reps;
     float margin;      /* manifolds only */
 } options;
@@ -54,14 +54,16 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mink-cases run      FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache]\n"
-            "       mink-cases check    FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--verbose]\n"
+            "       mink-cases check    FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--tol local] [--verbose]\n"
             "       mink-cases time     FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--reps N]\n"
             "       mink-cases manifold FILE [--kernel ref|simd] [--margin M] [--cache]  (run --query manifold)\n"
             "       mink-cases cast     FILE [--kernel ref|simd]  (run --query cast)\n"
             "Q: distance | penetration | intersect | manifold | cast (default penetration, cast for cast files);\n"
             "kernel default simd.\n"
             "--margin: the manifold query's margin, >= 0 (default 0).\n"
-            "--cache: one mink_cache per group, carried through the group's cases in order.\n");
+            "--cache: one mink_cache per group, carried through the group's cases in order.\n"
+            "--tol local: check with FORMAT.md's local tolerance (the smaller shape's size and the\n"
+            "  float resolution of the coordinates) instead of 1e-4 L (--tol format, the default).\n");
 }
 
 static int usage_error(const char *msg, const char *arg)
@@ -96,10 +98,14 @@ static int parse_options(int argc, char **argv, options *o)
     for (int i = 2; i < argc; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "--kernel") == 0 || strcmp(a, "--query") == 0 || strcmp(a, "--reps") == 0 ||
-            strcmp(a, "--margin") == 0) {
+            strcmp(a, "--margin") == 0 || strcmp(a, "--tol") == 0) {
             if (i + 1 >= argc) return usage_error("missing value for", a);
             const char *v = argv[++i];
-            if (strcmp(a, "--kernel") == 0) {
+            if (strcmp(a, "--tol") == 0) {
+                if (strcmp(v, "local") == 0) o->local = 1;
+                else if (strcmp(v, "format") == 0) o->local = 0;
+                else return usage_error("unknown --tol (want local or format)", v);
+            } else if (strcmp(a, "--kernel") == 0) {
                 if (strcmp(v, "ref") == 0) o->kernel = CASE_KERNEL_REF;
                 else if (strcmp(v, "simd") == 0) o->kernel = CASE_KERNEL_SIMD;
                 else return usage_error("unknown kernel", v);
@@ -355,6 +361,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "mink-cases: %s\n", err);
         return 2;
     }
+    if (o.local) case_set_use_local_tolerance(&set);
     /* a cast file takes the cast query, and only it */
     size_t casts = 0;
     for (size_t i = 0; i < set.count; ++i) casts += set.cases[i].is_cast != 0;

@@ -302,7 +302,7 @@ static int cast_advance(const cast_kernel *k, const mink_shape *a, const cast_mo
                             fmaxf(fabsf(mb->c0.x), fmaxf(fabsf(mb->c0.y), fabsf(mb->c0.z))));
     const float travel = fmaxf(fmaxf(fabsf(ma->v.x), fmaxf(fabsf(ma->v.y), fabsf(ma->v.z))),
                                fmaxf(fabsf(mb->v.x), fmaxf(fabsf(mb->v.y), fabsf(mb->v.z))));
-    const float resolution = 4.0f * FLT_EPSILON * (far + travel + size);
+    const float resolution = FLT_EPSILON * (far + travel + size);
     const int turning = ma->angle > 0.0f || mb->angle > 0.0f;
     const v3 closing = v3_sub(ma->v, mb->v); /* A's centre's motion towards B's */
     float t = 0.0f;
@@ -314,7 +314,7 @@ static int cast_advance(const cast_kernel *k, const mink_shape *a, const cast_mo
         if (st != MINK_OK) out->status = st;
         out->iterations = it;
         const float gap = r.distance - target;
-        const float band = fmaxf(MINK_CAST_TOL_REL * (size + v3_len(v3_sub(pb.p, pa.p))), resolution);
+        const float band = fmaxf(MINK_CAST_TOL_REL * fminf(a->extent + a->radius, b->extent + b->radius), resolution);
         float step = 0.0f;
         int hit = gap <= band;
         if (!hit) {

@@ -96,16 +96,20 @@
 #define MINK_EPA_MAX_VERTICES 128
 #define MINK_EPA_MAX_FACES 256
 
-/* Casts and times of impact stop when the distance is within this times S
- * (at the current poses) of the target: five times the distance query's own
- * resolution (MINK_GJK_STALL_REL), so a step that lands on the target is
- * recognised, and a t then early by at most this over the approach speed. */
+/* Casts and times of impact stop when the distance is within this times
+ * the smaller shape's size of the target (0.2 um for a 5 cm pebble cast at
+ * a 500 m slab), or within a unit in the last place of the coordinates in
+ * play (cast.c: 60 um at 500 m from the origin), whichever is larger: a
+ * step that lands on the target is recognised, and the t reported is then
+ * early by at most that band over the approach speed. */
 #define MINK_CAST_TOL_REL 4e-6f
 
 /* Conservative advancement converges in a few steps on translations (it is
- * Newton's method on a convex function) and linearly on rotations (each
- * step closes a fixed fraction of the gap); past this many the last safe t
- * is the answer, with MINK_MAX_ITERATIONS. */
+ * Newton's method on a convex function) and in a few more on rotations
+ * (cast.c's second-order bounds; the first-order one alone closes only a
+ * fixed fraction of the gap per step, and needs hundreds past a turning
+ * corner that grazes); past this many the last safe t is the answer, with
+ * MINK_MAX_ITERATIONS. */
 #define MINK_CAST_MAX_ITERATIONS 128
 
 /* Queries accept a quaternion whose norm is within this of 1. */
