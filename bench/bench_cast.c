@@ -35,19 +35,9 @@ static const bk_impl g_impls[] = {
 };
 #define IMPL_COUNT (sizeof g_impls / sizeof g_impls[0])
 
-/* One cast as the timed pass makes it: case_run_cast's inputs, built once. */
-typedef struct cast_input {
-    const mink_shape *a, *b;
-    mink_pose pa, pb;            /* linear: the poses at t = 0           */
-    mink_vec3 da, db;            /* linear: the translations of the step */
-    mink_sweep sa, sb;           /* rotating: the motions                */
-    float target;
-    int linear;
-} cast_input;
-
 struct bk_bench {
     size_t group, impl;
-    cast_input *in;              /* mink: the group's casts              */
+    case_cast_input *in;         /* mink: the group's casts, built once  */
     mink_cast_result *out;       /* mink: one answer slot per case       */
     int *rc;                     /* mink: what each cast returned        */
     void *peer_ctx;              /* peers                                */
@@ -117,32 +107,12 @@ static const mink_case *group_cases(size_t group, size_t *n) { return bq_groups_
  * One function per kernel so the loop calls the API directly: what is timed
  * is the cast plus a store of its answer. */
 
-static cast_input make_input(const mink_case *c)
-{
-    cast_input in;
-    memset(&in, 0, sizeof in);
-    in.a = &c->a;
-    in.b = &c->b;
-    in.pa = c->pa;
-    in.pb = c->pb;
-    /* as case_run_cast: the translations in double, then rounded once */
-    in.da = (mink_vec3){(float)(c->qa1.p[0] - c->qa.p[0]), (float)(c->qa1.p[1] - c->qa.p[1]),
-                        (float)(c->qa1.p[2] - c->qa.p[2])};
-    in.db = (mink_vec3){(float)(c->qb1.p[0] - c->qb.p[0]), (float)(c->qb1.p[1] - c->qb.p[1]),
-                        (float)(c->qb1.p[2] - c->qb.p[2])};
-    in.sa = (mink_sweep){c->pa, c->pa1, {0.0f, 0.0f, 0.0f}};
-    in.sb = (mink_sweep){c->pb, c->pb1, {0.0f, 0.0f, 0.0f}};
-    in.target = (float)c->target;
-    in.linear = case_cast_is_linear(c);
-    return in;
-}
-
 #define DEFINE_CAST_PASS(fname, cast, toi)                                                    \
-    static double fname(const cast_input *in, size_t n, mink_cast_result *out, int *rc)       \
+    static double fname(const case_cast_input *in, size_t n, mink_cast_result *out, int *rc)  \
     {                                                                                         \
         double sum = 0.0;                                                                     \
         for (size_t i = 0; i < n; ++i) {                                                      \
-            const cast_input *p = &in[i];                                                     \
+            const case_cast_input *p = &in[i];                                                \
             rc[i] = p->linear ? cast(p->a, &p->pa, p->da, p->b, &p->pb, p->db, p->target, &out[i]) \
                               : toi(p->a, &p->sa, p->b, &p->sb, p->target, &out[i]);          \
             sum += out[i].t;                                                                  \
@@ -300,7 +270,7 @@ bk_bench *bk_bench_get(size_t group, size_t impl, char *err, size_t errlen)
             return NULL;
         }
         for (size_t i = 0; i < n; ++i)
-            b->in[i] = make_input(&cases[i]);
+            b->in[i] = case_cast_input_of(&cases[i]);
         check_mink(b, cases, n);
     }
     b->stats.ok_frac = b->stats.n ? (double)b->stats.ok / (double)b->stats.n : 0.0;

@@ -474,6 +474,22 @@ static int parse_pose(parser *p, const char *which, case_pose *cp, mink_pose *mp
     return 0;
 }
 
+/* An expected normal: unit, or 0 0 0 (not unique). */
+static int parse_normal(parser *p, mink_case *c)
+{
+    static const char *const names[3] = {"normal nx", "normal ny", "normal nz"};
+    for (int k = 0; k < 3; ++k)
+        if (parse_finite(p, names[k], &c->normal[k]) != 0) return -1;
+    const double len = norm3(c->normal);
+    if (len != 0.0) {
+        /* Files print normals to round-trip precision; accept hand-written
+         * ones to 1e-3 and make them exactly unit. */
+        if (fabs(len - 1.0) > 1e-3) return fail(p, "expected normal is not unit (|n| = %.9g) nor 0 0 0", len);
+        for (int k = 0; k < 3; ++k) c->normal[k] /= len;
+    }
+    return 0;
+}
+
 static int parse_expect(parser *p, mink_case *c)
 {
     token t = {NULL, 0};
@@ -489,17 +505,7 @@ static int parse_expect(parser *p, mink_case *c)
         return -1;
     if (c->value < 0.0)
         return fail(p, "expected %s %.17g is negative", c->kind == CASE_SEP ? "distance" : "depth", c->value);
-    static const char *const names[3] = {"normal nx", "normal ny", "normal nz"};
-    for (int k = 0; k < 3; ++k)
-        if (parse_finite(p, names[k], &c->normal[k]) != 0) return -1;
-    const double len = norm3(c->normal);
-    if (len != 0.0) {
-        /* Files print normals to round-trip precision; accept hand-written
-         * ones to 1e-3 and make them exactly unit. */
-        if (fabs(len - 1.0) > 1e-3) return fail(p, "expected normal is not unit (|n| = %.9g) nor 0 0 0", len);
-        for (int k = 0; k < 3; ++k) c->normal[k] /= len;
-    }
-    return 0;
+    return parse_normal(p, c);
 }
 
 /* The optional contact patch after the expectation (FORMAT.md, "Manifolds"). */
@@ -545,14 +551,7 @@ static int parse_cast_line(parser *p, mink_case *c)
         c->kind = CASE_HIT;
         if (parse_finite(p, "hit time t", &c->value) != 0) return -1;
         if (!(c->value >= 0.0 && c->value <= 1.0)) return fail(p, "hit time %.17g is outside [0, 1]", c->value);
-        static const char *const names[3] = {"normal nx", "normal ny", "normal nz"};
-        for (int k = 0; k < 3; ++k)
-            if (parse_finite(p, names[k], &c->normal[k]) != 0) return -1;
-        const double len = norm3(c->normal);
-        if (len != 0.0) {
-            if (fabs(len - 1.0) > 1e-3) return fail(p, "expected normal is not unit (|n| = %.9g) nor 0 0 0", len);
-            for (int k = 0; k < 3; ++k) c->normal[k] /= len;
-        }
+        if (parse_normal(p, c) != 0) return -1;
     } else if (token_is(&t, "miss")) {
         c->kind = CASE_MISS;
         if (parse_finite(p, "miss dmin", &c->value) != 0) return -1;

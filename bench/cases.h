@@ -139,6 +139,21 @@ void case_print_manifold(FILE *f, const mink_case *c, const struct mink_manifold
  *  Returns what the query returned (1 hit, 0 miss, < 0 error). */
 int case_run_cast(const mink_case *c, int kernel, mink_cast_result *r);
 
+/** A cast case's arguments as case_run_cast passes them: the poses at
+ *  t = 0 and the translations (differences in double, rounded once) for
+ *  mink_cast, the sweeps about the local origins for mink_toi. Timed loops
+ *  build these before they start. */
+typedef struct case_cast_input {
+    const mink_shape *a, *b;
+    mink_pose pa, pb;     /* linear: the poses at t = 0           */
+    mink_vec3 da, db;     /* linear: the translations of the step */
+    mink_sweep sa, sb;    /* rotating: the motions                */
+    float target;
+    int linear;           /* case_cast_is_linear                  */
+} case_cast_input;
+
+case_cast_input case_cast_input_of(const mink_case *c);
+
 /** 1 when the case's rotations are constant (a linear cast). */
 int case_cast_is_linear(const mink_case *c);
 

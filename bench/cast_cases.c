@@ -62,21 +62,34 @@ static mink_pose to_pose(const case_pose *q)
     return p;
 }
 
+case_cast_input case_cast_input_of(const mink_case *c)
+{
+    case_cast_input in;
+    memset(&in, 0, sizeof in);
+    in.a = &c->a;
+    in.b = &c->b;
+    in.pa = c->pa;
+    in.pb = c->pb;
+    in.da = (mink_vec3){(float)(c->qa1.p[0] - c->qa.p[0]), (float)(c->qa1.p[1] - c->qa.p[1]),
+                        (float)(c->qa1.p[2] - c->qa.p[2])};
+    in.db = (mink_vec3){(float)(c->qb1.p[0] - c->qb.p[0]), (float)(c->qb1.p[1] - c->qb.p[1]),
+                        (float)(c->qb1.p[2] - c->qb.p[2])};
+    in.sa = (mink_sweep){c->pa, c->pa1, {0.0f, 0.0f, 0.0f}};
+    in.sb = (mink_sweep){c->pb, c->pb1, {0.0f, 0.0f, 0.0f}};
+    in.target = (float)c->target;
+    in.linear = case_cast_is_linear(c);
+    return in;
+}
+
 int case_run_cast(const mink_case *c, int kernel, mink_cast_result *r)
 {
     memset(r, 0, sizeof *r);
-    const int ref = kernel == CASE_KERNEL_REF;
-    if (case_cast_is_linear(c)) {
-        const mink_vec3 da = {(float)(c->qa1.p[0] - c->qa.p[0]), (float)(c->qa1.p[1] - c->qa.p[1]),
-                              (float)(c->qa1.p[2] - c->qa.p[2])};
-        const mink_vec3 db = {(float)(c->qb1.p[0] - c->qb.p[0]), (float)(c->qb1.p[1] - c->qb.p[1]),
-                              (float)(c->qb1.p[2] - c->qb.p[2])};
-        return ref ? mink_ref_cast(&c->a, &c->pa, da, &c->b, &c->pb, db, (float)c->target, r)
-                   : mink_cast(&c->a, &c->pa, da, &c->b, &c->pb, db, (float)c->target, r);
-    }
-    const mink_sweep sa = {c->pa, c->pa1, {0.0f, 0.0f, 0.0f}}, sb = {c->pb, c->pb1, {0.0f, 0.0f, 0.0f}};
-    return ref ? mink_ref_toi(&c->a, &sa, &c->b, &sb, (float)c->target, r)
-               : mink_toi(&c->a, &sa, &c->b, &sb, (float)c->target, r);
+    const case_cast_input in = case_cast_input_of(c);
+    if (kernel == CASE_KERNEL_REF)
+        return in.linear ? mink_ref_cast(in.a, &in.pa, in.da, in.b, &in.pb, in.db, in.target, r)
+                         : mink_ref_toi(in.a, &in.sa, in.b, &in.sb, in.target, r);
+    return in.linear ? mink_cast(in.a, &in.pa, in.da, in.b, &in.pb, in.db, in.target, r)
+                     : mink_toi(in.a, &in.sa, in.b, &in.sb, in.target, r);
 }
 
 /* B's core points (local): a hull's points, a box's corners, a capsule's ends, a sphere's centre. */

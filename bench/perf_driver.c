@@ -97,7 +97,7 @@ typedef struct job {
     uint32_t *traj;
     unsigned char *first;
     /* cast files: the inputs of every case's cast (cast_inputs), else NULL */
-    struct cast_input *casts;
+    case_cast_input *casts;
 } job;
 
 /* Keeps the answers observable without storing them anywhere address-dependent. */
@@ -236,39 +236,10 @@ static size_t check_manifold_pass(const char *label, const job *j, int kernel, m
     return fails;
 }
 
-/* One cast as the measured pass makes it: case_run_cast's inputs, built
- * before the region (so the bookkeeping of cases.c stays out of the counts). */
-typedef struct cast_input {
-    const mink_shape *a, *b;
-    mink_pose pa, pb;     /* linear: the poses at t = 0           */
-    mink_vec3 da, db;     /* linear: the translations of the step */
-    mink_sweep sa, sb;    /* rotating: the motions                */
-    float target;
-    int linear;
-} cast_input;
-
-static cast_input cast_input_of(const mink_case *c)
-{
-    cast_input in;
-    memset(&in, 0, sizeof in);
-    in.a = &c->a;
-    in.b = &c->b;
-    in.pa = c->pa;
-    in.pb = c->pb;
-    in.da = (mink_vec3){(float)(c->qa1.p[0] - c->qa.p[0]), (float)(c->qa1.p[1] - c->qa.p[1]),
-                        (float)(c->qa1.p[2] - c->qa.p[2])};
-    in.db = (mink_vec3){(float)(c->qb1.p[0] - c->qb.p[0]), (float)(c->qb1.p[1] - c->qb.p[1]),
-                        (float)(c->qb1.p[2] - c->qb.p[2])};
-    in.sa = (mink_sweep){c->pa, c->pa1, {0.0f, 0.0f, 0.0f}};
-    in.sb = (mink_sweep){c->pb, c->pb1, {0.0f, 0.0f, 0.0f}};
-    in.target = (float)c->target;
-    in.linear = case_cast_is_linear(c);
-    return in;
-}
 
 /* One cast through the public API, directly (not case_run_cast, for the
  * reason run_one gives). Returns what the cast returned. */
-static int run_cast(int kernel, const cast_input *p, mink_cast_result *r)
+static int run_cast(int kernel, const case_cast_input *p, mink_cast_result *r)
 {
     if (kernel == CASE_KERNEL_REF)
         return p->linear ? mink_ref_cast(p->a, &p->pa, p->da, p->b, &p->pb, p->db, p->target, r)
@@ -328,7 +299,7 @@ static int job_casts(job *j)
 {
     j->casts = malloc((j->n ? j->n : 1) * sizeof *j->casts);
     if (!j->casts) return -1;
-    for (size_t i = 0; i < j->n; ++i) j->casts[i] = cast_input_of(j->cases[i]);
+    for (size_t i = 0; i < j->n; ++i) j->casts[i] = case_cast_input_of(j->cases[i]);
     return 0;
 }
 

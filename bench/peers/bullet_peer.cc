@@ -38,34 +38,7 @@ struct bullet_ctx {
     btGjkEpaPenetrationDepthSolver epa;     // stateless
 };
 
-btConvexShape *to_bullet(const case_shape &s)
-{
-    const btScalar r = btScalar(s.radius);
-    switch (s.type) {
-    case MINK_SHAPE_SPHERE:
-        return new btSphereShape(r);
-    case MINK_SHAPE_CAPSULE:
-        return new btCapsuleShape(r, btScalar(2.0 * s.param[0]));
-    case MINK_SHAPE_BOX: {
-        btBoxShape *box = new btBoxShape(btVector3(btScalar(s.param[0] + s.radius),
-                                                   btScalar(s.param[1] + s.radius),
-                                                   btScalar(s.param[2] + s.radius)));
-        box->setMargin(r);
-        return box;
-    }
-    case MINK_SHAPE_HULL: {
-        std::vector<btScalar> pts(3 * static_cast<size_t>(s.n));
-        for (size_t i = 0; i < pts.size(); ++i)
-            pts[i] = btScalar(s.pts[i]);
-        btConvexHullShape *hull = new btConvexHullShape(pts.data(), static_cast<int>(s.n),
-                                                        3 * sizeof(btScalar));
-        hull->setMargin(r);
-        return hull;
-    }
-    default:
-        return nullptr;
-    }
-}
+btConvexShape *to_bullet(const case_shape &s) { return bullet_rounded_shape(s, 0.0); }
 
 // One GJK query; `with_epa` selects the penetration solver.
 inline btPointCollector query(bullet_ctx *x, size_t i, bool with_epa)
