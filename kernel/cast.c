@@ -106,7 +106,7 @@ static void shape_reach(const mink_shape *s, v3 c, v3 u, float *perp, float *ful
 /* A pose translated by d, or swept along a mink_sweep; 0 on bad input. */
 static int motion_linear(cast_motion *m, const mink_pose *p, mink_vec3 d)
 {
-    if (!mink_pose_is_valid(p) || !vec_ok(d) || !vec_ok(v3_add(p->p, d))) return 0;
+    if (!mink_pose_is_valid(p) || !mink_vec3_finite(d) || !vec_ok(v3_add(p->p, d))) return 0;
     memset(m, 0, sizeof *m);
     m->c0 = p->p;
     m->v = d;

@@ -2,9 +2,10 @@
  *
  * The input bytes decode (layout below) into two shapes, two poses, a small
  * motion and two caches (raw bytes, and a well-formed cache forged with a
- * garbage state). Every query of both kernels runs on them, cold, warm,
- * moved, with the garbage caches and in a batch, and the answers are checked
- * against properties that hold for any input. A violation prints the pair in
+ * garbage state), then a step's motion for the casts. Every query of both
+ * kernels runs on them, cold, warm, moved, with the garbage caches and in a
+ * batch, the casts and times of impact on the step, and the answers are
+ * checked against properties that hold for any input. A violation prints the pair in
  * case-file syntax (tests/data/FORMAT.md) and abort()s, so libFuzzer keeps the
  * input.
  *
@@ -42,6 +43,34 @@
  *   the swapped pair (normal negated) agree on count == 0 outside the band
  *   and on the deepest separation; mink_manifold_batch equals
  *   mink_manifold pair by pair, bit for bit, caches included.
+ * - Casts and times of impact (mink_cast, mink_ref_cast on the translations;
+ *   mink_toi, mink_ref_toi on the sweeps; each also with A and B swapped;
+ *   mink_cast_ex, mink_toi_ex with the raw and the forged garbage cache):
+ *   invalid input (a bad shape or pose, a non-finite translation or one
+ *   ending past MINK_MAX_MAGNITUDE, a bad second pose, a non-finite or huge
+ *   centre, a negative or NaN target, a NULL passed on purpose) gives
+ *   MINK_ERR_INVALID and an all-zero result with that status. Valid input
+ *   returns 0 or 1 with status MINK_OK or MINK_MAX_ITERATIONS, every field
+ *   finite, t in [0, 1], 1 <= iterations <= MINK_CAST_MAX_ITERATIONS; a
+ *   miss has t = 1 and a zero normal and witnesses; a hit a unit normal
+ *   and point_b - point_a = d * normal, d = (point_b - point_a).normal
+ *   (WITNESS_REL * Lc). Never late, against the kernel's own
+ *   mink_penetration at the poses of the documented motion (computed here
+ *   in double: the local centre on a straight line, slerp about it on the
+ *   shortest arc) at sampled times (CAST_SAMPLES evenly spaced before the
+ *   latest hit, or over the step when an answer misses, with a phase from
+ *   the input; the centres' closest approach; every answer's t; after a
+ *   hit that another answer misses, three more up to t = 1): before a hit
+ *   at t, and at t itself when t > 0, the signed distance is at least
+ *   target - CAST_SLACK_REL * Lc (a later contact, or a step over one, is
+ *   caught); at a hit with MINK_OK it is at most target + CAST_SLACK_REL *
+ *   Lc and d matches it as closely; on a miss every sample is at least
+ *   target - CAST_SLACK_REL * Lc. All answers share the samples, so the
+ *   kernels, the swapped pair and the garbage caches agree on hit or miss
+ *   and on t up to grazes: where two disagree, the signed distance at the
+ *   earlier t is within the slack of the target. Lc is L over the whole motion; a half
+ *   turn (|q0.q1| < CAST_HALF_TURN), whose shortest arc is a tie, is not
+ *   sampled.
  *
  * Byte layout (a missing byte reads as 0, so every input decodes):
  *   u8 mode        mode % 32 == 31: the deliberate-NULL scenario
@@ -59,6 +88,21 @@
  *                  15 u8: a bad one (negative, NaN, +-Inf)
  *   forged feature u8 feature % 5, u8 ia, u8 ib (% 24 each), u8 outcome % 4,
  *                  axis x y z, separation, pos x y z, rot x y z, u8 frames
+ *   cast           u8 mode % 4: 0 B's origin through A's (db = 2 (pA - pB),
+ *                  da = 0; so do inputs that end before it: every input
+ *                  casts) | 1 da, db | 2 db (da = 0) | 3 through, db off by a
+ *                  vector in [-scale, scale]; da, db in [-6 scale, 6 scale];
+ *                  then A's and B's end orientation: u8 turn; turn & 8:
+ *                  none (q1 = q0), else turn % 4: 0 the other body's q0 |
+ *                  1 a quaternion as in a pose | 2, 3 q0 turned about an
+ *                  axis x y z by an angle up to 0.3 rad | up to half a
+ *                  turn; turn & 4 negates q1;
+ *                  A's and B's sweep centre: u8 % 4: 0 the local origin,
+ *                  else x y z in [-2 scale, 2 scale];
+ *                  target: u8 % 8: 0 zero | 1..4 in [0, 0.05 scale] | 5 in
+ *                  [0, 0.5 scale] | 6 in [0, 2 scale] | 7 u8: a bad one;
+ *                  u8 sample phase. The sweeps go from (pA, qA) to
+ *                  (pA + da, qA1) and from (pB, qB) to (pB + db, qB1).
  * A float is a u8 tag, then: tag < 224: u16, an ordinary value in the
  * field's range; 224..231: u32 raw bits; >= 232: nasty[tag - 232].
  *
@@ -70,7 +114,7 @@
  * Build with MINK_FUZZ_STANDALONE for a plain driver (AFL++, replaying
  * crash files): it runs every file named on the command line, or stdin.
  * MINK_FUZZ_VERBOSE=1 makes it print the decoded pair and both kernels'
- * penetration answers and cold manifolds; MINK_FUZZ_FULL_DUMP=1 prints big hulls whole. */
+ * penetration answers, cold manifolds and cast answers; MINK_FUZZ_FULL_DUMP=1 prints big hulls whole. */
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -256,6 +300,14 @@ typedef struct scenario {
     float margin;          /* the contact manifolds' */
     int expect_margin;
     double L;
+    /* the casts (decode_cast): mink_cast's translations, mink_toi's sweeps
+     * (from pa, pb to the translated poses with second orientations, each
+     * about its local centre), the target, the samples' phase */
+    int cast_decoded;
+    uint8_t cast_mode, cast_phase;
+    mink_vec3 da, db;
+    mink_sweep sa, sb;
+    float target;
 } scenario;
 
 /* The scenario being checked, for the violation report. */
@@ -294,6 +346,34 @@ static void dump_result(FILE *f, const char *name, const mink_result *r)
             r->support_calls);
 }
 
+/* The step's motion for the casts: the linear cast as a cast case
+ * (FORMAT.md, "Casts"), then the sweeps, whose centres that format cannot
+ * hold. */
+static void dump_cast_motion(FILE *f, const scenario *s)
+{
+    if (!s->cast_decoded) return;
+    const mink_pose pa1 = {{s->pa.p.x + s->da.x, s->pa.p.y + s->da.y, s->pa.p.z + s->da.z}, s->pa.q};
+    const mink_pose pb1 = {{s->pb.p.x + s->db.x, s->pb.p.y + s->db.y, s->pb.p.z + s->db.z}, s->pb.q};
+    fprintf(f, "cast (mode %u, sample phase %u): da %.9g %.9g %.9g db %.9g %.9g %.9g target %.9g\n"
+               "as a cast case (end poses rounded to float):\nfuzz-cast ",
+            s->cast_mode, s->cast_phase, s->da.x, s->da.y, s->da.z, s->db.x, s->db.y, s->db.z, s->target);
+    dump_shape(f, &s->a);
+    dump_pose(f, &s->pa);
+    dump_pose(f, &pa1);
+    dump_shape(f, &s->b);
+    dump_pose(f, &s->pb);
+    dump_pose(f, &pb1);
+    fprintf(f, "%.9g\nsweeps (pose0 / pose1 / local centre):\n  A", s->target);
+    dump_pose(f, &s->sa.pose0);
+    fprintf(f, "/");
+    dump_pose(f, &s->sa.pose1);
+    fprintf(f, "/ %.9g %.9g %.9g\n  B", s->sa.center.x, s->sa.center.y, s->sa.center.z);
+    dump_pose(f, &s->sb.pose0);
+    fprintf(f, "/");
+    dump_pose(f, &s->sb.pose1);
+    fprintf(f, "/ %.9g %.9g %.9g\n", s->sb.center.x, s->sb.center.y, s->sb.center.z);
+}
+
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 1, 2), noreturn))
 #endif
@@ -319,6 +399,7 @@ static void violation(const char *fmt, ...)
         fprintf(stderr, "\nmargin %.9g\nexpect: A %d B %d pose A %d pose B %d moved B %d margin %d (0 invalid, 1 valid, "
                         "2 either); L %.9g\n",
                 s->margin, s->a.expect, s->b.expect, s->expect_pa, s->expect_pb, s->expect_pb2, s->expect_margin, s->L);
+        dump_cast_motion(stderr, s);
     }
     abort();
 }
@@ -623,45 +704,54 @@ static int expect_pose(const mink_pose *p)
     return EXPECT_EITHER;
 }
 
+/* A quaternion: identity, unit, scaled (mostly invalid), straddling the
+ * acceptance edge, raw components, or unit with a tiny nudge. */
+static mink_quat decode_quat(reader *r)
+{
+    mink_quat q;
+    const mink_quat id = {0.0f, 0.0f, 0.0f, 1.0f};
+    switch (rd_u8(r) % 8) {
+    case 0: q = id; break;
+    case 4: { /* a unit quaternion scaled by an arbitrary factor: mostly invalid */
+        const float f = rd_float(r, 0.0f, 2.0f);
+        q = unit_quat(r);
+        q.x *= f;
+        q.y *= f;
+        q.z *= f;
+        q.w *= f;
+        break;
+    }
+    case 5: { /* norm within +-2e-3 of 1: straddles the 1e-3 acceptance edge */
+        const double f = 1.0 + 2e-3 * ((double)rd_u16(r) / 32767.5 - 1.0);
+        q = unit_quat(r);
+        q.x = (float)(q.x * f);
+        q.y = (float)(q.y * f);
+        q.z = (float)(q.z * f);
+        q.w = (float)(q.w * f);
+        break;
+    }
+    case 6: /* components straight from the input, nasty ones included */
+        q.x = rd_float(r, -1.0f, 1.0f);
+        q.y = rd_float(r, -1.0f, 1.0f);
+        q.z = rd_float(r, -1.0f, 1.0f);
+        q.w = rd_float(r, -1.0f, 1.0f);
+        break;
+    case 7: /* unit with one component nudged by a tiny (denormal, 0, ...) amount */
+        q = unit_quat(r);
+        q.y += rd_float(r, -1e-6f, 1e-6f);
+        break;
+    default: q = unit_quat(r); break;
+    }
+    return q;
+}
+
 static mink_pose decode_pose(reader *r, float scale)
 {
     mink_pose p;
     p.p.x = rd_float(r, -3.0f * scale, 3.0f * scale);
     p.p.y = rd_float(r, -3.0f * scale, 3.0f * scale);
     p.p.z = rd_float(r, -3.0f * scale, 3.0f * scale);
-    const mink_quat id = {0.0f, 0.0f, 0.0f, 1.0f};
-    switch (rd_u8(r) % 8) {
-    case 0: p.q = id; break;
-    case 4: { /* a unit quaternion scaled by an arbitrary factor: mostly invalid */
-        const float f = rd_float(r, 0.0f, 2.0f);
-        p.q = unit_quat(r);
-        p.q.x *= f;
-        p.q.y *= f;
-        p.q.z *= f;
-        p.q.w *= f;
-        break;
-    }
-    case 5: { /* norm within +-2e-3 of 1: straddles the 1e-3 acceptance edge */
-        const double f = 1.0 + 2e-3 * ((double)rd_u16(r) / 32767.5 - 1.0);
-        p.q = unit_quat(r);
-        p.q.x = (float)(p.q.x * f);
-        p.q.y = (float)(p.q.y * f);
-        p.q.z = (float)(p.q.z * f);
-        p.q.w = (float)(p.q.w * f);
-        break;
-    }
-    case 6: /* components straight from the input, nasty ones included */
-        p.q.x = rd_float(r, -1.0f, 1.0f);
-        p.q.y = rd_float(r, -1.0f, 1.0f);
-        p.q.z = rd_float(r, -1.0f, 1.0f);
-        p.q.w = rd_float(r, -1.0f, 1.0f);
-        break;
-    case 7: /* unit with one component nudged by a tiny (denormal, 0, ...) amount */
-        p.q = unit_quat(r);
-        p.q.y += rd_float(r, -1e-6f, 1e-6f);
-        break;
-    default: p.q = unit_quat(r); break;
-    }
+    p.q = decode_quat(r);
     return p;
 }
 
@@ -701,6 +791,116 @@ static void decode_forged_feature(reader *r, float scale, feature_state *f)
 }
 
 static double max_abs3(mink_vec3 v) { return fmax(fabs((double)v.x), fmax(fabs((double)v.y), fabs((double)v.z))); }
+
+/* double -> float, beyond FLT_MAX Inf, without the magnitude clamp: for
+ * values derived from decoded ones (the clamp is for decoded values). */
+static float narrow(double v)
+{
+    if (v > FLT_MAX) return INFINITY;
+    if (v < -FLT_MAX) return -INFINITY;
+    return (float)v;
+}
+
+static mink_vec3 rd_vec3(reader *r, float lo, float hi)
+{
+    mink_vec3 v;
+    v.x = rd_float(r, lo, hi);
+    v.y = rd_float(r, lo, hi);
+    v.z = rd_float(r, lo, hi);
+    return v;
+}
+
+/* A body's orientation at the end of the step: the other body's initial one
+ * (so do inputs that end before it), a decoded quaternion (any mode, bad ones
+ * included), or a turn of the initial one about a decoded axis by up to 0.3
+ * rad or up to half a turn; the no-rotation bit keeps q0; the sign bit
+ * negates the result (the motion takes the shortest arc either way). */
+static mink_quat decode_end_quat(reader *r, mink_quat q0, mink_quat other)
+{
+    const uint8_t m = rd_u8(r);
+    mink_quat q1 = q0;
+    if (!(m & 8)) {
+        switch (m % 4) {
+        case 0: q1 = other; break;
+        case 1: q1 = decode_quat(r); break;
+        default: {
+            const mink_vec3 ax = rd_vec3(r, -1.0f, 1.0f);
+            const double angle = rd_float(r, 0.0f, m % 4 == 2 ? 0.3f : 3.14159265f);
+            const double len = sqrt((double)ax.x * ax.x + (double)ax.y * ax.y + (double)ax.z * ax.z);
+            if (!(len > 1e-6) || !isfinite(len) || !isfinite(angle)) break; /* no usable axis: q0 */
+            const double sh = sin(0.5 * angle) / len, c = cos(0.5 * angle);
+            const double t[4] = {ax.x * sh, ax.y * sh, ax.z * sh, c}, q[4] = {q0.x, q0.y, q0.z, q0.w};
+            /* turn * q0: a non-unit q0 keeps its norm, so pose1 is as (in)valid as pose0 */
+            q1.w = narrow(t[3] * q[3] - t[0] * q[0] - t[1] * q[1] - t[2] * q[2]);
+            q1.x = narrow(t[3] * q[0] + t[0] * q[3] + t[1] * q[2] - t[2] * q[1]);
+            q1.y = narrow(t[3] * q[1] - t[0] * q[2] + t[1] * q[3] + t[2] * q[0]);
+            q1.z = narrow(t[3] * q[2] + t[0] * q[1] - t[1] * q[0] + t[2] * q[3]);
+            break;
+        }
+        }
+    }
+    if (m & 4) q1.x = -q1.x, q1.y = -q1.y, q1.z = -q1.z, q1.w = -q1.w;
+    return q1;
+}
+
+/* The cast section (after the forged feature; see the layout above). */
+static void decode_cast(reader *r, float scale, scenario *s)
+{
+    static const float bad[6] = {-1e-3f, -0x1p-140f, -FLT_MAX, NAN, INFINITY, -INFINITY};
+    const float range = 6.0f * scale;
+    s->cast_decoded = 1;
+    s->cast_mode = rd_u8(r);
+    /* B's origin through A's: the pair meets whatever the shapes */
+    const mink_vec3 zero = {0.0f, 0.0f, 0.0f};
+    const mink_vec3 through = {narrow(2.0 * ((double)s->pa.p.x - s->pb.p.x)), narrow(2.0 * ((double)s->pa.p.y - s->pb.p.y)),
+                               narrow(2.0 * ((double)s->pa.p.z - s->pb.p.z))};
+    switch (s->cast_mode % 4) {
+    case 0:
+        s->da = zero;
+        s->db = through;
+        break;
+    case 1:
+        s->da = rd_vec3(r, -range, range);
+        s->db = rd_vec3(r, -range, range);
+        break;
+    case 2:
+        s->da = zero;
+        s->db = rd_vec3(r, -range, range);
+        break;
+    default: { /* through, off by up to the scale: grazes */
+        const mink_vec3 off = rd_vec3(r, -scale, scale);
+        s->da = zero;
+        s->db.x = narrow((double)through.x + off.x);
+        s->db.y = narrow((double)through.y + off.y);
+        s->db.z = narrow((double)through.z + off.z);
+        break;
+    }
+    }
+    const mink_quat qa1 = decode_end_quat(r, s->pa.q, s->pb.q);
+    const mink_quat qb1 = decode_end_quat(r, s->pb.q, s->pa.q);
+    s->sa.pose0 = s->pa;
+    s->sb.pose0 = s->pb;
+    s->sa.pose1.p.x = narrow((double)s->pa.p.x + s->da.x);
+    s->sa.pose1.p.y = narrow((double)s->pa.p.y + s->da.y);
+    s->sa.pose1.p.z = narrow((double)s->pa.p.z + s->da.z);
+    s->sb.pose1.p.x = narrow((double)s->pb.p.x + s->db.x);
+    s->sb.pose1.p.y = narrow((double)s->pb.p.y + s->db.y);
+    s->sb.pose1.p.z = narrow((double)s->pb.p.z + s->db.z);
+    s->sa.pose1.q = qa1;
+    s->sb.pose1.q = qb1;
+    s->sa.center = rd_u8(r) % 4 ? rd_vec3(r, -2.0f * scale, 2.0f * scale) : zero;
+    s->sb.center = rd_u8(r) % 4 ? rd_vec3(r, -2.0f * scale, 2.0f * scale) : zero;
+    const uint8_t tm = rd_u8(r) % 8;
+    if (tm == 0) s->target = 0.0f;
+    else if (tm < 5) s->target = rd_float(r, 0.0f, 0.05f * scale);
+    else if (tm == 5) s->target = rd_float(r, 0.0f, 0.5f * scale);
+    else if (tm == 6) s->target = rd_float(r, 0.0f, 2.0f * scale);
+    else {
+        const float v = bad[rd_u8(r) % 6];
+        s->target = v == -1e-3f ? v * scale : v;
+    }
+    s->cast_phase = rd_u8(r);
+}
 
 /* ---------------------------------------------------------------- kernels */
 
@@ -759,6 +959,17 @@ static int zero_manifold(const struct mink_manifold *m)
     memset(&z, 0, sizeof z);
     z.status = MINK_ERR_INVALID;
     return memcmp(&z, m, sizeof z) == 0;
+}
+
+/* The same for casts. */
+static void poison_cast(mink_cast_result *r) { memset(r, 0xff, sizeof *r); }
+
+static int zero_cast(const mink_cast_result *r)
+{
+    mink_cast_result z; /* all members 4 bytes: no padding */
+    memset(&z, 0, sizeof z);
+    z.status = MINK_ERR_INVALID;
+    return memcmp(&z, r, sizeof z) == 0;
 }
 
 /* One distance or penetration result of a valid query. */
@@ -942,6 +1153,27 @@ static void null_scenario(const scenario *s)
     const uint8_t *bytes = (const uint8_t *)&mb[0];
     for (size_t i = 0; i < sizeof mb[0]; ++i)
         if (bytes[i] != 0xff) violation("manifold batch: n == 0 wrote the output");
+    /* casts and times of impact: NULL in each pointer argument */
+    {
+        const mink_vec3 d = {0.5f, 0.0f, 0.0f};
+        const mink_sweep sa = {*pa, *pa, {0.0f, 0.0f, 0.0f}}, sb = {*pb, *pb, {0.0f, 0.0f, 0.0f}};
+        for (int ki = 0; ki < 2; ++ki)
+            for (int which = 0; which < 5; ++which) {
+                const mink_shape *xa = which == 0 ? NULL : a, *xb = which == 2 ? NULL : b;
+                mink_cast_result r, *out = which == 4 ? NULL : &r;
+                int rc;
+                poison_cast(&r);
+                if (ki) rc = mink_cast(xa, which == 1 ? NULL : pa, d, xb, which == 3 ? NULL : pb, d, 0.0f, out);
+                else rc = mink_ref_cast(xa, which == 1 ? NULL : pa, d, xb, which == 3 ? NULL : pb, d, 0.0f, out);
+                if (rc != MINK_ERR_INVALID || (out && !zero_cast(&r)))
+                    violation("%s cast: NULL argument %d accepted or result not zero", kernels[ki].name, which);
+                poison_cast(&r);
+                if (ki) rc = mink_toi(xa, which == 1 ? NULL : &sa, xb, which == 3 ? NULL : &sb, 0.0f, out);
+                else rc = mink_ref_toi(xa, which == 1 ? NULL : &sa, xb, which == 3 ? NULL : &sb, 0.0f, out);
+                if (rc != MINK_ERR_INVALID || (out && !zero_cast(&r)))
+                    violation("%s toi: NULL argument %d accepted or result not zero", kernels[ki].name, which);
+            }
+    }
     if (mink_shape_is_valid(NULL) || mink_pose_is_valid(NULL)) violation("is_valid(NULL) returned 1");
     mink_cache_reset(NULL);
     static _Alignas(MINK_HULL_ALIGN) float mem[3 * MINK_HULL_PAD];
@@ -1483,6 +1715,453 @@ static void manifold_batch_scenario(const scenario *s, const manifold_cold *cold
     if (memcmp(&c, &c_single, sizeof c) != 0) violation("manifold batch: the cache differs from mink_manifold's");
 }
 
+/* ---------------------------------------------------------------- casts */
+
+/* Validity of a cast's inputs beyond the shapes and initial poses. */
+static int expect_target(float t)
+{
+    if (!(t >= 0.0f) || !isfinite(t)) return EXPECT_INVALID; /* -0 is a legal zero */
+    return t <= MINK_MAX_MAGNITUDE ? EXPECT_VALID : EXPECT_EITHER;
+}
+
+/* A place the kernel computes from the inputs (largest |coordinate| m, in
+ * double): inside the limit, past it, or at the edge, where float rounding
+ * may decide either way. */
+static int expect_place(double m)
+{
+    if (!(m <= MINK_MAX_MAGNITUDE * (1.0 + 1e-5))) return EXPECT_INVALID;
+    return m < MINK_MAX_MAGNITUDE * (1.0 - 1e-5) ? EXPECT_VALID : EXPECT_EITHER;
+}
+
+/* mink_cast: a non-finite translation, or one that ends past the limit, is
+ * invalid (documented); a translation longer than the limit that ends
+ * inside it is accepted or not (the kernel rejects it). */
+static int expect_translation(const mink_pose *p, mink_vec3 d)
+{
+    if (!isfinite(d.x) || !isfinite(d.y) || !isfinite(d.z)) return EXPECT_INVALID;
+    const double end = fmax(fabs((double)p->p.x + d.x), fmax(fabs((double)p->p.y + d.y), fabs((double)p->p.z + d.z)));
+    const int e = expect_place(end);
+    return max_abs3(d) > MINK_MAX_MAGNITUDE && e != EXPECT_INVALID ? EXPECT_EITHER : e;
+}
+
+static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+/* Quaternions in double, x y z w. */
+static void dq_mul(const double a[4], const double b[4], double r[4])
+{
+    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+}
+
+/* v rotated by the unit q: v + 2w (u x v) + 2 u x (u x v). */
+static void dq_rotate(const double q[4], const double v[3], double out[3])
+{
+    const double t[3] = {2.0 * (q[1] * v[2] - q[2] * v[1]), 2.0 * (q[2] * v[0] - q[0] * v[2]),
+                         2.0 * (q[0] * v[1] - q[1] * v[0])};
+    out[0] = v[0] + q[3] * t[0] + (q[1] * t[2] - q[2] * t[1]);
+    out[1] = v[1] + q[3] * t[1] + (q[2] * t[0] - q[0] * t[2]);
+    out[2] = v[2] + q[3] * t[2] + (q[0] * t[1] - q[1] * t[0]);
+}
+
+static void dq_unit(mink_quat q, double out[4])
+{
+    const double v[4] = {q.x, q.y, q.z, q.w};
+    const double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+    for (int k = 0; k < 4; ++k) out[k] = n > 0.0 ? v[k] / n : (k == 3);
+}
+
+/* One body's motion over the step as documented (API.md, "Continuous
+ * collision"), in double: the local point `center` moves on a straight
+ * line from its place at pose0 to its place at pose1 while the body turns
+ * about it at a constant rate from q0 to q1 on the shortest arc. A linear
+ * cast is the case q1 = q0 (any centre). */
+typedef struct dmotion {
+    double c0[3], v[3]; /* the centre at t = 0 (world) and its displacement */
+    double center[3];   /* local                                            */
+    double q0[4];       /* unit                                             */
+    double axis[3];     /* unit world axis of the turn, and its angle       */
+    double angle;
+    int half_turn;      /* |q0.q1| tiny: the shortest arc is a tie that the
+                           kernel's float may break the other way           */
+} dmotion;
+
+/* CAST_HALF_TURN: |q0.q1| below it is a half turn (see half_turn). */
+#define CAST_HALF_TURN 1e-4
+
+static void dmotion_init(dmotion *m, const mink_pose *p0, const double p1[3], mink_quat q1f, mink_vec3 center)
+{
+    double q1[4], r0[3], r1[3];
+    memset(m, 0, sizeof *m);
+    dq_unit(p0->q, m->q0);
+    dq_unit(q1f, q1);
+    double dot = 0.0;
+    for (int k = 0; k < 4; ++k) dot += m->q0[k] * q1[k];
+    if (dot < 0.0)
+        for (int k = 0; k < 4; ++k) q1[k] = -q1[k];
+    m->half_turn = fabs(dot) < CAST_HALF_TURN;
+    const double q0c[4] = {-m->q0[0], -m->q0[1], -m->q0[2], m->q0[3]};
+    double turn[4];
+    dq_mul(q1, q0c, turn);
+    const double sh = norm3(turn);
+    m->angle = 2.0 * atan2(sh, fabs(turn[3]));
+    for (int k = 0; k < 3; ++k) m->axis[k] = sh > 0.0 ? turn[k] * (turn[3] < 0.0 ? -1.0 : 1.0) / sh : (k == 0);
+    m->center[0] = center.x, m->center[1] = center.y, m->center[2] = center.z;
+    dq_rotate(m->q0, m->center, r0);
+    dq_rotate(q1, m->center, r1);
+    const double p0d[3] = {p0->p.x, p0->p.y, p0->p.z};
+    for (int k = 0; k < 3; ++k) {
+        m->c0[k] = p0d[k] + r0[k];
+        m->v[k] = p1[k] + r1[k] - m->c0[k];
+    }
+}
+
+/* The pose at time t, rounded to float once at the end. */
+static mink_pose dmotion_pose(const dmotion *m, double t)
+{
+    double q[4], rc[3];
+    if (m->angle > 0.0) {
+        const double h = 0.5 * t * m->angle, sh = sin(h);
+        const double turn[4] = {m->axis[0] * sh, m->axis[1] * sh, m->axis[2] * sh, cos(h)};
+        dq_mul(turn, m->q0, q);
+        const double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        for (int k = 0; k < 4; ++k) q[k] /= n;
+    } else {
+        memcpy(q, m->q0, sizeof q);
+    }
+    dq_rotate(q, m->center, rc);
+    mink_pose p;
+    p.p.x = narrow(m->c0[0] + t * m->v[0] - rc[0]);
+    p.p.y = narrow(m->c0[1] + t * m->v[1] - rc[1]);
+    p.p.z = narrow(m->c0[2] + t * m->v[2] - rc[2]);
+    p.q.x = (float)q[0], p.q.y = (float)q[1], p.q.z = (float)q[2], p.q.w = (float)q[3];
+    return p;
+}
+
+/* A bound on |pose(t).p|inf over the step. */
+static double dmotion_reach(const dmotion *m)
+{
+    double r = 0.0;
+    for (int k = 0; k < 3; ++k) r = fmax(r, fmax(fabs(m->c0[k]), fabs(m->c0[k] + m->v[k])));
+    return r + norm3(m->center);
+}
+
+/* mink_toi's sweep: its poses (quaternion within the tolerance, positions
+ * within the limit), a finite centre within the limit ("huge" is past it);
+ * the centre's path ending past the limit, or a pose inside the step that
+ * may pass it (a turn about a far centre), is accepted or not. */
+static int expect_sweep(const mink_sweep *w)
+{
+    int e = expect_and(expect_pose(&w->pose0), expect_pose(&w->pose1));
+    const mink_vec3 c = w->center;
+    if (!isfinite(c.x) || !isfinite(c.y) || !isfinite(c.z)) return EXPECT_INVALID;
+    e = expect_and(e, expect_place(max_abs3(c)));
+    if (e == EXPECT_INVALID) return e;
+    dmotion m;
+    const double p1[3] = {w->pose1.p.x, w->pose1.p.y, w->pose1.p.z};
+    dmotion_init(&m, &w->pose0, p1, w->pose1.q, c);
+    double ends = 0.0;
+    for (int k = 0; k < 3; ++k) ends = fmax(ends, fmax(fabs(m.c0[k]), fabs(m.c0[k] + m.v[k])));
+    if (expect_place(ends) != EXPECT_VALID || expect_place(dmotion_reach(&m)) != EXPECT_VALID) e = expect_and(e, EXPECT_EITHER);
+    return e;
+}
+
+/* The never-late and agreement checks allow the kernel's own signed
+ * distance at a sampled time to be off the target by CAST_SLACK_REL * Lc
+ * either way (FORMAT.md's query tolerance, 1e-4 L, plus this file's
+ * touching band), Lc the L above taken over the whole motion. Float noise
+ * (the kernel's stop, 4e-6 S; poses rounded to float; warm against cold
+ * queries) is far below it; a step over a contact leaves the pair deeper
+ * than it unless the contact itself is that shallow. */
+#define CAST_SLACK_REL (1e-4 + BAND_REL)
+/* Evenly spaced sampled times before a hit (over the step on a miss). */
+#define CAST_SAMPLES 8
+/* Answers per motion (cast_scenario's plan). */
+#define CAST_ANSWERS 6
+/* Most sampled times per motion: the evenly spaced ones, the centres'
+ * closest approach, the end of the step, the answers' times, and three
+ * after each of them when the answers disagree on hit or miss. */
+#define CAST_MAX_SAMPLES (CAST_SAMPLES + 2 + 4 * CAST_ANSWERS)
+
+static int finite_cast(const mink_cast_result *r)
+{
+    const float f[10] = {r->t, r->normal.x, r->normal.y, r->normal.z, r->point_a.x,
+                         r->point_a.y, r->point_a.z, r->point_b.x, r->point_b.y, r->point_b.z};
+    for (int k = 0; k < 10; ++k)
+        if (!isfinite(f[k])) return 0;
+    return 1;
+}
+
+static void dump_cast(FILE *f, const char *name, int rc, const mink_cast_result *r)
+{
+    fprintf(f, "  %s: returned %d status %d t %.9g normal %.9g %.9g %.9g pa %.9g %.9g %.9g pb %.9g %.9g %.9g "
+               "iterations %u\n",
+            name, rc, (int)r->status, r->t, r->normal.x, r->normal.y, r->normal.z, r->point_a.x, r->point_a.y,
+            r->point_a.z, r->point_b.x, r->point_b.y, r->point_b.z, r->iterations);
+}
+
+/* The answers for one motion: each kernel's for the pair and the swapped
+ * pair, and the SIMD kernel's _ex entry point with a garbage cache (the
+ * input's raw bytes, and a well-formed forged state). */
+enum { CAST_PAIR, CAST_SWAPPED, CAST_RAW_CACHE, CAST_FORGED_CACHE };
+
+typedef struct cast_answer {
+    int ki, how; /* kernel, CAST_* */
+    int rc;
+    mink_cast_result r;
+} cast_answer;
+
+typedef struct cast_set {
+    const char *query; /* "cast" or "toi" */
+    int n;
+    cast_answer x[CAST_ANSWERS];
+} cast_set;
+
+static const char *cast_name(const cast_set *c, const cast_answer *x, char *buf, size_t n)
+{
+    static const char *how[4] = {"", " (swapped)", "_ex (raw garbage cache)", "_ex (forged cache)"};
+    snprintf(buf, n, "%s %s%s", kernels[x->ki].name, c->query, how[x->how]);
+    return buf;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3), noreturn))
+#endif
+static void cast_violation(const cast_set *c, const char *fmt, ...);
+
+static void cast_violation(const cast_set *c, const char *fmt, ...)
+{
+    char msg[512], name[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    for (int i = 0; i < c->n; ++i) dump_cast(stderr, cast_name(c, &c->x[i], name, sizeof name), c->x[i].rc, &c->x[i].r);
+    violation("%s", msg);
+}
+
+/* One cast answer's form; returns 1 when it is a valid answer, 0 for a
+ * (consistent) error. */
+static int check_cast(const cast_set *c, const cast_answer *x, int expect, double L)
+{
+    char name[64];
+    cast_name(c, x, name, sizeof name);
+    const int rc = x->rc;
+    const mink_cast_result *r = &x->r;
+    if (rc < 0) {
+        if (expect == EXPECT_VALID) cast_violation(c, "%s: valid input rejected", name);
+        if (rc != MINK_ERR_INVALID || !zero_cast(r))
+            cast_violation(c, "%s: an error without MINK_ERR_INVALID and an all-zero result", name);
+        return 0;
+    }
+    if (expect == EXPECT_INVALID) cast_violation(c, "%s: invalid input accepted", name);
+    if (rc != 0 && rc != 1) cast_violation(c, "%s: returned %d", name, rc);
+    if (r->status != MINK_OK && r->status != MINK_MAX_ITERATIONS)
+        cast_violation(c, "%s: valid input gave status %d", name, (int)r->status);
+    if (!finite_cast(r)) cast_violation(c, "%s: non-finite result for valid input", name);
+    if (r->iterations < 1 || r->iterations > MINK_CAST_MAX_ITERATIONS)
+        cast_violation(c, "%s: iterations %u outside [1, %d]", name, r->iterations, MINK_CAST_MAX_ITERATIONS);
+    if (!(r->t >= 0.0f && r->t <= 1.0f)) cast_violation(c, "%s: t %.9g outside [0, 1]", name, r->t);
+    const double n[3] = {r->normal.x, r->normal.y, r->normal.z};
+    if (rc == 0) {
+        const float z[9] = {r->normal.x, r->normal.y, r->normal.z, r->point_a.x, r->point_a.y,
+                            r->point_a.z, r->point_b.x, r->point_b.y, r->point_b.z};
+        int zero = r->t == 1.0f;
+        for (int k = 0; k < 9; ++k) zero &= z[k] == 0.0f;
+        if (!zero) cast_violation(c, "%s: a miss without t = 1 and a zero normal and witnesses", name);
+        return 1;
+    }
+    const double len = norm3(n);
+    if (fabs(len - 1.0) > UNIT_TOL) cast_violation(c, "%s: |normal| = %.9g on a hit", name, len);
+    const double w[3] = {(double)r->point_b.x - r->point_a.x, (double)r->point_b.y - r->point_a.y,
+                         (double)r->point_b.z - r->point_a.z};
+    const double d = w[0] * n[0] + w[1] * n[1] + w[2] * n[2];
+    const double e[3] = {w[0] - d * n[0], w[1] - d * n[1], w[2] - d * n[2]};
+    if (norm3(e) > WITNESS_REL * L)
+        cast_violation(c, "%s: |point_b - point_a - d * normal| = %.9g > %.9g (d = %.9g)", name, norm3(e),
+                       WITNESS_REL * L, d);
+    return 1;
+}
+
+static void add_sample(double *t, int *n, double v)
+{
+    if (!(v >= 0.0 && v <= 1.0) || *n >= CAST_MAX_SAMPLES) return;
+    for (int i = 0; i < *n; ++i)
+        if (t[i] == v) return;
+    t[(*n)++] = v;
+}
+
+/* Runs one cast answer (kind 0: the translations, 1: the sweeps). */
+static void run_cast(const scenario *s, int kind, cast_answer *x, const uint8_t raw[64], const cache_state *forged)
+{
+    const mink_shape *a = &s->a.s, *b = &s->b.s;
+    const float target = s->target;
+    mink_cast_result *r = &x->r;
+    mink_cache cache;
+    if (x->how == CAST_RAW_CACHE) {
+        memcpy(&cache, raw, sizeof cache);
+    } else if (x->how == CAST_FORGED_CACHE) {
+        cache_state prev = *forged;
+        memset(&cache, 0, sizeof cache);
+        mink_cache_store(&cache, a, b, forged, &prev);
+    }
+    poison_cast(r);
+    if (x->how >= CAST_RAW_CACHE)
+        x->rc = kind ? mink_toi_ex(a, &s->sa, b, &s->sb, target, &cache, r)
+                     : mink_cast_ex(a, &s->pa, s->da, b, &s->pb, s->db, target, &cache, r);
+    else if (kind == 0) {
+        int (*f)(const mink_shape *, const mink_pose *, mink_vec3, const mink_shape *, const mink_pose *, mink_vec3,
+                 float, mink_cast_result *) = x->ki ? mink_cast : mink_ref_cast;
+        x->rc = x->how == CAST_SWAPPED ? f(b, &s->pb, s->db, a, &s->pa, s->da, target, r)
+                                       : f(a, &s->pa, s->da, b, &s->pb, s->db, target, r);
+    } else {
+        int (*f)(const mink_shape *, const mink_sweep *, const mink_shape *, const mink_sweep *, float,
+                 mink_cast_result *) = x->ki ? mink_toi : mink_ref_toi;
+        x->rc = x->how == CAST_SWAPPED ? f(b, &s->sb, a, &s->sa, target, r) : f(a, &s->sa, b, &s->sb, target, r);
+    }
+}
+
+/* The casts of one motion (kind 0: mink_cast, translations only; kind 1:
+ * mink_toi on the sweeps): their form, then, against each kernel's own
+ * mink_penetration at sampled times of the documented motion: never late,
+ * never through a contact, agreeing with each other up to grazes. */
+static void cast_scenario(const scenario *s, int kind, const uint8_t raw[64], const cache_state *forged)
+{
+    static const int plan[CAST_ANSWERS][2] = {{0, CAST_PAIR},    {0, CAST_SWAPPED},  {1, CAST_PAIR},
+                                              {1, CAST_SWAPPED}, {1, CAST_RAW_CACHE}, {1, CAST_FORGED_CACHE}};
+    const fz_shape *fa = &s->a, *fb = &s->b;
+    const mink_shape *a = &fa->s, *b = &fb->s;
+    const float target = s->target;
+    cast_set c;
+    c.query = kind ? "toi" : "cast";
+    c.n = CAST_ANSWERS;
+    int expect = expect_and(expect_and(fa->expect, fb->expect), expect_target(target));
+    if (kind == 0)
+        expect = expect_and(expect, expect_and(expect_and(s->expect_pa, s->expect_pb),
+                                               expect_and(expect_translation(&s->pa, s->da),
+                                                          expect_translation(&s->pb, s->db))));
+    else
+        expect = expect_and(expect, expect_and(expect_sweep(&s->sa), expect_sweep(&s->sb)));
+    for (int i = 0; i < c.n; ++i) {
+        c.x[i].ki = plan[i][0];
+        c.x[i].how = plan[i][1];
+        run_cast(s, kind, &c.x[i], raw, forged);
+    }
+#ifdef MINK_FUZZ_STANDALONE
+    if (getenv("MINK_FUZZ_VERBOSE")) {
+        char name[64];
+        for (int i = 0; i < c.n; ++i) dump_cast(stderr, cast_name(&c, &c.x[i], name, sizeof name), c.x[i].rc, &c.x[i].r);
+    }
+#endif
+    /* the motion in double, and its scale */
+    dmotion ma, mb;
+    {
+        const double pa1[3] = {(double)s->pa.p.x + s->da.x, (double)s->pa.p.y + s->da.y, (double)s->pa.p.z + s->da.z};
+        const double pb1[3] = {(double)s->pb.p.x + s->db.x, (double)s->pb.p.y + s->db.y, (double)s->pb.p.z + s->db.z};
+        const double qa1[3] = {s->sa.pose1.p.x, s->sa.pose1.p.y, s->sa.pose1.p.z};
+        const double qb1[3] = {s->sb.pose1.p.x, s->sb.pose1.p.y, s->sb.pose1.p.z};
+        const mink_vec3 origin = {0.0f, 0.0f, 0.0f};
+        if (kind == 0) {
+            dmotion_init(&ma, &s->pa, pa1, s->pa.q, origin);
+            dmotion_init(&mb, &s->pb, pb1, s->pb.q, origin);
+        } else {
+            dmotion_init(&ma, &s->sa.pose0, qa1, s->sa.pose1.q, s->sa.center);
+            dmotion_init(&mb, &s->sb.pose0, qb1, s->sb.pose1.q, s->sb.center);
+        }
+    }
+    double Lc = fmax(1.0, dmotion_reach(&ma) + dmotion_reach(&mb) + fa->extent + fabs((double)a->radius) + fb->extent +
+                              fabs((double)b->radius));
+    if (!isfinite(Lc)) Lc = 1.0; /* invalid input: only the form is checked */
+
+    /* the form of each answer; all share the input checks */
+    const int valid = check_cast(&c, &c.x[0], expect, Lc);
+    for (int i = 1; i < c.n; ++i)
+        if (check_cast(&c, &c.x[i], expect, Lc) != valid)
+            cast_violation(&c, "%s: the answers disagree on whether the input is valid", c.query);
+    if (!valid || ma.half_turn || mb.half_turn) return;
+
+    /* sampled times */
+    double ts[CAST_MAX_SAMPLES];
+    int ns = 0, any_miss = 0;
+    double T = 0.0;
+    for (int i = 0; i < c.n; ++i) {
+        if (c.x[i].rc == 1) T = fmax(T, c.x[i].r.t);
+        else any_miss = 1;
+    }
+    if (any_miss) T = 1.0;
+    for (int i = 0; i < CAST_SAMPLES; ++i) add_sample(ts, &ns, (i + s->cast_phase / 256.0) / CAST_SAMPLES * T);
+    {
+        /* the centres' closest approach: where a fast body crosses a thin one */
+        double r0[3], w[3];
+        for (int k = 0; k < 3; ++k) r0[k] = mb.c0[k] - ma.c0[k], w[k] = mb.v[k] - ma.v[k];
+        const double ww = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
+        if (ww > 0.0) add_sample(ts, &ns, fmin(1.0, fmax(0.0, -(r0[0] * w[0] + r0[1] * w[1] + r0[2] * w[2]) / ww)));
+    }
+    if (any_miss) add_sample(ts, &ns, 1.0);
+    for (int i = 0; i < c.n; ++i)
+        if (c.x[i].rc == 1) add_sample(ts, &ns, c.x[i].r.t);
+    for (int i = 0; i < c.n && any_miss; ++i)
+        if (c.x[i].rc == 1)
+            for (int j = 1; j < 4; ++j) add_sample(ts, &ns, c.x[i].r.t + (1.0 - c.x[i].r.t) * j / 4.0);
+
+    const double tol = CAST_SLACK_REL * Lc;
+    for (int ki = 0; ki < 2; ++ki) {
+        const kernel *k = &kernels[ki];
+        for (int j = 0; j < ns; ++j) {
+            const mink_pose pa = dmotion_pose(&ma, ts[j]), pb = dmotion_pose(&mb, ts[j]);
+            mink_result pen;
+            poison(&pen);
+            k->penetration(a, &pa, b, &pb, NULL, &pen);
+            if (pen.status == MINK_ERR_INVALID) {
+                if (expect != EXPECT_VALID) continue; /* a pose inside the step past the limit */
+                cast_violation(&c, "%s penetration rejects the pose at t = %.9g of a valid motion", k->name, ts[j]);
+            }
+            if (pen.status != MINK_OK) continue; /* an iteration cap: no certain distance */
+            const double d = pen.distance;
+            for (int i = 0; i < c.n; ++i) {
+                const cast_answer *x = &c.x[i];
+                if (x->ki != ki) continue;
+                char name[64];
+                cast_name(&c, x, name, sizeof name);
+                if (x->rc == 0) {
+                    if (d < target - tol) {
+                        dump_result(stderr, "penetration there", &pen);
+                        cast_violation(&c, "%s: a miss, but at t = %.9g the signed distance is %.9g, below the target "
+                                           "%.9g by more than %.3g (a contact stepped over)",
+                                       name, ts[j], d, target, tol);
+                    }
+                    continue;
+                }
+                const double t = x->r.t;
+                if ((ts[j] < t || (ts[j] == t && t > 0.0)) && d < target - tol) {
+                    dump_result(stderr, "penetration there", &pen);
+                    cast_violation(&c, "%s: late: a hit at t = %.9g, but at t = %.9g the signed distance is already "
+                                       "%.9g, below the target %.9g by more than %.3g",
+                                   name, t, ts[j], d, target, tol);
+                }
+                if (ts[j] != t || x->r.status != MINK_OK) continue;
+                if (d > target + tol) {
+                    dump_result(stderr, "penetration there", &pen);
+                    cast_violation(&c, "%s: a hit at t = %.9g where the signed distance is %.9g, above the target %.9g "
+                                       "by more than %.3g",
+                                   name, t, d, target, tol);
+                }
+                const mink_cast_result *r = &x->r;
+                const double dr = ((double)r->point_b.x - r->point_a.x) * r->normal.x +
+                                  ((double)r->point_b.y - r->point_a.y) * r->normal.y +
+                                  ((double)r->point_b.z - r->point_a.z) * r->normal.z;
+                if (fabs(dr - d) > tol) {
+                    dump_result(stderr, "penetration there", &pen);
+                    cast_violation(&c, "%s: the witnesses' distance %.9g at t = %.9g, the signed distance there %.9g "
+                                       "(differ by more than %.3g)",
+                                   name, dr, t, d, tol);
+                }
+            }
+        }
+    }
+}
+
 static void free_shape(fz_shape *fs)
 {
     free(fs->xyz);
@@ -1525,6 +2204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s.expect_margin = expect_size(s.margin);
     feature_state forged_feature;
     decode_forged_feature(r, scale, &forged_feature);
+    decode_cast(r, scale, &s);
 
     const double ra = fabs((double)s.a.s.radius), rb = fabs((double)s.b.s.radius);
     s.L = fmax(1.0, max_abs3(s.pa.p) + fmax(max_abs3(s.pb.p), max_abs3(s.pb2.p)) + s.a.extent + ra + s.b.extent + rb);
@@ -1564,6 +2244,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             dump_pose(stderr, &s.pb);
             fprintf(stderr, "\nexpect %d, L %.9g, margin %.9g, intersect ref %d simd %d\n", expect, s.L, s.margin,
                     cold[0].hit, cold[1].hit);
+            dump_cast_motion(stderr, &s);
             dump_result(stderr, "ref penetration", &cold[0].pen);
             dump_result(stderr, "simd penetration", &cold[1].pen);
         }
@@ -1594,6 +2275,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_manifold_agree("ref vs simd manifolds, cold", &s, &man[0].m, &cold[0].pen, &man[1].m, &cold[1].pen, 0);
         for (int ki = 0; ki < 2 && man[0].valid; ++ki) manifold_foreign_kernel(&s, ki, &cold[ki], &man[1 - ki]);
         manifold_batch_scenario(&s, &man[1]);
+        for (int kind = 0; kind < 2; ++kind) cast_scenario(&s, kind, raw, &forged);
     }
     g_current = NULL;
     free_shape(&s.a);

@@ -101,10 +101,11 @@ class Enc:
         for c in q:  # x y z w, normalised by the decoder
             self.b += fl(c, -1.0, 1.0)
 
-    def tail(self, motion=(0.01, 0.0, -0.01), cache=b"", forged=None, margin=None, feature=None):
+    def tail(self, motion=(0.01, 0.0, -0.01), cache=b"", forged=None, margin=None, feature=None, cast=None):
         """margin: None (the input ends: margin 0), a float (small: <= 0.1
         scale, else up to 2 scale), or ("bad", index into the decoder's bad
-        margins). feature: the forged manifold feature state, a dict."""
+        margins). feature: the forged manifold feature state, a dict.
+        cast: the cast section, a dict (see cast_bytes)."""
         s = self.s
         for c in motion:
             self.b += fl(c, -0.05 * s, 0.05 * s)
@@ -113,7 +114,7 @@ class Enc:
         for c in axis:
             self.b += fl(c, -2.0, 2.0)
         self.b += u8(count) + u8(outcome) + bytes(ia) + bytes(ib) + u8(frames)
-        if margin is None and feature is None:
+        if margin is None and feature is None and cast is None:
             return self.b
         if margin is None or margin == 0.0:
             self.b += u8(0)
@@ -133,7 +134,65 @@ class Enc:
         for c in f.get("rot", (0.0, 0.0, 0.0)):
             self.b += fl(c, -1.0, 1.0)
         self.b += u8(f.get("frames", 1))
+        if cast is not None:
+            self.b += self.cast_bytes(cast)
         return self.b
+
+    def cast_bytes(self, c):
+        """The cast section: "motion" 0 B through A's origin, 1 both decoded
+        ("da", "db"), 2 B only ("db"), 3 through plus "off"; "turn_a",
+        "turn_b": None (the no-rotation bit), ("other",), ("quat", q),
+        ("small", axis, angle <= 0.3) or ("big", axis, angle <= pi), with
+        "negate_a"/"negate_b" flipping the sign; "center_a", "center_b"
+        (None: the origin, or a point in [-2 scale, 2 scale], or raw bytes);
+        "target": a float (<= 0.05, 0.5 or 2 scale) or ("bad", index);
+        "phase": u8."""
+        s = self.s
+        mode = c.get("motion", 0)
+        b = u8(mode)
+        rng = 6.0 * s
+        if mode == 1:
+            for v in c["da"] + c["db"]:
+                b += fl(v, -rng, rng)
+        elif mode == 2:
+            for v in c["db"]:
+                b += fl(v, -rng, rng)
+        elif mode == 3:
+            for v in c["off"]:
+                b += fl(v, -s, s)
+        for side in ("a", "b"):
+            turn = c.get("turn_" + side)
+            neg = 4 if c.get("negate_" + side) else 0
+            if turn is None:
+                b += u8(8 | neg)
+            elif turn[0] == "other":
+                b += u8(0 | neg)
+            elif turn[0] == "quat":
+                b += u8(1 | neg) + u8(1) + b"".join(fl(v, -1.0, 1.0) for v in turn[1])
+            else:
+                b += u8((2 if turn[0] == "small" else 3) | neg)
+                b += b"".join(fl(v, -1.0, 1.0) for v in turn[1])
+                b += fl(turn[2], 0.0, 0.3 if turn[0] == "small" else 3.14159265)
+        for side in ("a", "b"):
+            ctr = c.get("center_" + side)
+            if ctr is None:
+                b += u8(0)
+            elif isinstance(ctr, bytes):
+                b += u8(1) + ctr
+            else:
+                b += u8(1) + b"".join(fl(v, -2.0 * s, 2.0 * s) for v in ctr)
+        t = c.get("target", 0.0)
+        if isinstance(t, tuple):
+            b += u8(7) + u8(t[1])
+        elif t == 0.0:
+            b += u8(0)
+        elif t <= 0.05 * s:
+            b += u8(1) + fl(t, 0.0, 0.05 * s)
+        elif t <= 0.5 * s:
+            b += u8(5) + fl(t, 0.0, 0.5 * s)
+        else:
+            b += u8(6) + fl(t, 0.0, 2.0 * s)
+        return b + u8(c.get("phase", 0))
 
 
 def unit(q):
@@ -249,6 +308,52 @@ def seeds():
     e.box(0.5, 0.5, 0.5, 0.0); e.sphere(0.3)
     e.pose([0, 0, 0]); e.pose([0.7, 0.2, 0])
     out["25-bad-margin-nan"] = e.tail(margin=("bad", 3))
+
+    # casts and times of impact (the cast section)
+    e = Enc()
+    e.box(1.0, 1.0, 0.1, 0.0); e.sphere(0.1)
+    e.pose([0, 0, 0]); e.pose([0.2, -0.1, 2.5])
+    out["26-cast-bullet-through-plank"] = e.tail(cast={"motion": 2, "db": (0.0, 0.3, -5.0), "target": 0.01,
+                                                       "turn_b": ("big", (1.0, 0.0, 0.0), 3.0)})
+
+    e = Enc()
+    e.hull(0.0, 24, 4, {"seed": 4, "R": 0.6}); e.box(0.3, 0.3, 0.3, 0.02)
+    e.pose([0, 0, 0], unit([0.1, 0.2, 0.0, 0.9])); e.pose([1.5, 0.4, 0.0])
+    out["27-cast-spinning-hull-into-box"] = e.tail(cast={"motion": 1, "da": (0.5, 0.0, 0.0), "db": (-0.5, 0.0, 0.0),
+                                                         "turn_a": ("big", (0.0, 0.0, 1.0), 2.5),
+                                                         "turn_b": ("small", (0.3, 1.0, 0.0), 0.25),
+                                                         "center_a": (0.2, 0.0, 0.0), "target": 0.02, "phase": 77})
+
+    e = Enc()
+    e.capsule(0.1, 0.8); e.sphere(0.2)
+    e.pose([0, 0, 0]); e.pose([0.6, 0.9, 0.0])
+    out["28-cast-capsule-swinging-past-sphere"] = e.tail(cast={"motion": 2, "db": (0.0, -0.3, 0.0),
+                                                               "turn_a": ("quat", unit([0.0, 0.0, -0.5, 0.87])),
+                                                               "center_a": (0.0, -0.8, 0.0), "target": 0.005})
+
+    e = Enc()
+    e.box(0.4, 0.4, 0.4, 0.0); e.capsule(0.1, 0.3)
+    e.pose([0, 0, 0]); e.pose([2.0, 0.3, 0.0], unit([0.0, 0.0, 0.7071, 0.7071]))
+    out["29-cast-graze-through-offset"] = e.tail(cast={"motion": 3, "off": (0.0, 0.99, 0.0), "turn_a": None,
+                                                       "turn_b": ("other",), "negate_b": True, "target": 0.0})
+
+    e = Enc()
+    e.box(0.5, 0.2, 0.3, 0.0); e.box(0.3, 0.3, 0.3, 0.0)
+    e.pose([0, 0, 0]); e.pose([0.6, 0.1, 0.0])
+    out["30-cast-start-overlapping"] = e.tail(cast={"motion": 1, "da": (0.1, 0.0, 0.0), "db": (1.0, 0.0, 0.0),
+                                                    "turn_a": ("small", (0.0, 1.0, 0.0), 0.3), "target": 0.01})
+
+    e = Enc()
+    e.sphere(0.5); e.box(0.2, 0.2, 0.2, 0.0)
+    e.pose([0, 0, 0]); e.pose([2.0, 0, 0])
+    out["31-cast-bad-target-nan"] = e.tail(cast={"motion": 0, "target": ("bad", 3)})
+
+    e = Enc()
+    e.sphere(0.5); e.capsule(0.1, 0.4)
+    e.pose([0, 0, 0]); e.pose([2.0, 0, 0])
+    out["32-cast-nan-center"] = e.tail(cast={"motion": 0, "turn_b": ("big", (0.0, 0.0, 1.0), 1.0),
+                                             "center_b": nasty("nan") + fl(0.0, -2.0, 2.0) + fl(0.0, -2.0, 2.0),
+                                             "target": 0.01})
     return out
 
 
