@@ -673,7 +673,7 @@ static void test_regression_near_contact_distance(void **state)
 
 /* Bug report: GJK's 12th support point made Johnson accept a flat
  * tetrahedron as holding the origin, so distance 0 and intersect 1 for shapes
- * 1.0e-3 apart (S = 6.1: 80 times MINK_TOUCH_REL * S), on both kernels. */
+ * 1.0e-3 apart (S = 6.1: 80 times the touching band of then, 2e-6 S), on both kernels. */
 static void test_regression_near_contact_false_overlap(void **state)
 {
     (void)state;

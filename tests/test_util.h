@@ -39,7 +39,7 @@
 #define TOL_NORMAL_CHECK_REL 1e-3
 
 /* mink.h: within about 1e-5 of the shapes' size a signed distance may take
- * either sign (the touching band, MINK_TOUCH_REL = 2e-6 of S plus rounding). */
+ * either sign (the touching band, MINK_TOUCH_REL = 5e-7 of S, plus rounding). */
 #define TOL_TOUCH_REL 1e-5
 
 /* A normal the kernel normalized in float: |n| = 1 to a few ulps. */
