@@ -10,7 +10,12 @@
  * printer and the support function take every case and result. Contact
  * manifolds likewise: an all-zero MINK_ERR_INVALID answer for invalid input,
  * at most four finite points otherwise, and the manifold checker and printer
- * take every case (its patch included) and manifold.
+ * take every case (its patch included) and manifold. Cast lines (the first
+ * MAX_CASTS of an input): both kernels' mink_cast / mink_toi answer an
+ * all-zero MINK_ERR_INVALID for invalid input, otherwise 0 or 1 with a
+ * finite result, t in [0, 1] (1 on a miss) and at most
+ * MINK_CAST_MAX_ITERATIONS steps; the cast checker and printer take every
+ * case and answer. Odd-sized inputs are checked with the local tolerance.
  *
  * Build with MINK_FUZZ_STANDALONE for a plain driver (AFL++, replaying
  * crash files): it runs every file named on the command line, or stdin. */
@@ -38,6 +43,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Cases queried per input: bounds the time per input (lines are cheap to
  * repeat, and the parser is what this target is about). */
 #define MAX_CASES 32
+/* Cast lines checked per input: a cast is several queries, and the checker
+ * may sample the whole step on a graze. */
+#define MAX_CASTS 4
 
 static const mink_case *g_case; /* for the violation report */
 
@@ -210,6 +218,58 @@ static void check_manifolds(const mink_case *c, int valid, const mink_result pen
         }
 }
 
+static int zero_cast(const mink_cast_result *r)
+{
+    mink_cast_result z;
+    memset(&z, 0, sizeof z);
+    z.status = r->status;
+    return memcmp(&z, r, sizeof z) == 0;
+}
+
+/* A cast line: both kernels, the checker and the printer. */
+static void check_cast(const mink_case *c)
+{
+    const int valid = mink_shape_is_valid(&c->a) && mink_shape_is_valid(&c->b) && mink_pose_is_valid(&c->pa) &&
+                      mink_pose_is_valid(&c->pb) && mink_pose_is_valid(&c->pa1) && mink_pose_is_valid(&c->pb1) &&
+                      c->target <= MINK_MAX_MAGNITUDE;
+#ifdef MINK_FUZZ_MAX_MAGNITUDE
+    const double far = fmax(fmax(max_abs3(c->pa.p), max_abs3(c->pb.p)), fmax(max_abs3(c->pa1.p), max_abs3(c->pb1.p)));
+    if (valid && far + c->a.extent + c->b.extent > (MINK_FUZZ_MAX_MAGNITUDE)) return;
+#endif
+    char why[256];
+    for (int k = 0; k < 2; ++k) {
+        mink_cast_result r;
+        const int rc = case_run_cast(c, k, &r);
+        if (!valid) {
+            /* the case's own checks may reject what the kernel accepts
+             * (e.g. a centre past the limit mid-step): only the error's form */
+            if (rc < 0 && (r.status != MINK_ERR_INVALID || !zero_cast(&r)))
+                violation("%s cast: an error without an all-zero MINK_ERR_INVALID result", kernel_name[k]);
+        } else {
+            const float f[10] = {r.t, r.normal.x, r.normal.y, r.normal.z, r.point_a.x,
+                                 r.point_a.y, r.point_a.z, r.point_b.x, r.point_b.y, r.point_b.z};
+            if (rc < 0) {
+                if (r.status != MINK_ERR_INVALID || !zero_cast(&r))
+                    violation("%s cast: an error without an all-zero MINK_ERR_INVALID result", kernel_name[k]);
+            } else {
+                if (rc > 1) violation("%s cast returned %d", kernel_name[k], rc);
+                if (r.status != MINK_OK && r.status != MINK_MAX_ITERATIONS)
+                    violation("%s cast: status %d", kernel_name[k], (int)r.status);
+                for (int i = 0; i < 10; ++i)
+                    if (!isfinite(f[i])) violation("%s cast: field %d not finite", kernel_name[k], i);
+                if (!(r.t >= 0.0f && r.t <= 1.0f) || (rc == 0 && r.t != 1.0f))
+                    violation("%s cast: t = %.9g (returned %d)", kernel_name[k], r.t, rc);
+                if (r.iterations < 1 || r.iterations > MINK_CAST_MAX_ITERATIONS)
+                    violation("%s cast: %u iterations", kernel_name[k], (unsigned)r.iterations);
+            }
+        }
+        why[0] = '\0';
+        (void)case_check_cast(c, rc, &r, why, sizeof why);
+        if (memchr(why, '\0', sizeof why) == NULL) violation("case_check_cast left no NUL in why");
+        case_print_cast(sink(), c, rc, &r);
+    }
+}
+
 static void check_case(const mink_case *c)
 {
     g_case = c;
@@ -301,7 +361,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (set.count > 0 && !set.cases) violation("case_set_parse: %zu cases but no array", set.count);
+    if (size & 1) case_set_use_local_tolerance(&set);
     for (size_t i = 0; i < set.count && i < MAX_CASES; ++i) check_case(&set.cases[i]);
+    for (size_t i = 0, casts = 0; i < set.count && casts < MAX_CASTS; ++i)
+        if (set.cases[i].is_cast) {
+            g_case = &set.cases[i];
+            check_cast(&set.cases[i]);
+            casts++;
+        }
     g_case = NULL;
     case_set_free(&set);
     return 0;
