@@ -194,20 +194,14 @@ typedef struct gap_bound {
     float c0, c1, k0, k1;
 } gap_bound;
 
-static v3 to_local(const mink_pose *p, v3 v)
-{
-    const mink_quat inverse = {-p->q.x, -p->q.y, -p->q.z, p->q.w};
-    return quat_apply(inverse, v);
-}
-
 /* Along the world axis n (from A towards B), both bodies turning. */
-static void bound_world(gap_bound *g, const mink_shape *a, const cast_motion *ma, const mink_pose *pa,
-                        const mink_shape *b, const cast_motion *mb, const mink_pose *pb, v3 rel, v3 n, float radii)
+static void bound_world(gap_bound *g, const mink_shape *a, const cast_motion *ma, const m33 *ra,
+                        const mink_shape *b, const cast_motion *mb, const m33 *rb, v3 rel, v3 n, float radii)
 {
     const v3 nwa = v3_cross(n, ma->omega), nwb = v3_cross(n, mb->omega);
     g->r = a, g->o = b;
-    g->dr0 = to_local(pa, n), g->dr1 = to_local(pa, nwa);
-    g->do0 = to_local(pb, n), g->do1 = to_local(pb, nwb);
+    g->dr0 = m33_tmul(ra, n), g->dr1 = m33_tmul(ra, nwa);
+    g->do0 = m33_tmul(rb, n), g->do1 = m33_tmul(rb, nwb);
     g->cr = ma->center, g->co = mb->center;
     g->c0 = v3_dot(n, rel) - radii;
     g->c1 = v3_dot(n, v3_sub(mb->v, ma->v));
@@ -215,15 +209,16 @@ static void bound_world(gap_bound *g, const mink_shape *a, const cast_motion *ma
     g->k1 = 0.0f;
 }
 
-/* Along m turning with body R (m from R towards O; rel = cO - cR now). */
-static void bound_body(gap_bound *g, const mink_shape *r, const cast_motion *mr, const mink_pose *pr,
-                       const mink_shape *o, const cast_motion *mo, const mink_pose *po, v3 rel, v3 m, float radii)
+/* Along m turning with body R (m from R towards O; rel = cO - cR now).
+ * rr, ro: the bodies' rotations now (local -> world). */
+static void bound_body(gap_bound *g, const mink_shape *r, const cast_motion *mr, const m33 *rr,
+                       const mink_shape *o, const cast_motion *mo, const m33 *ro, v3 rel, v3 m, float radii)
 {
     const v3 dv = v3_sub(mo->v, mr->v), dw = v3_sub(mo->omega, mr->omega);
     const float swing = v3_len(v3_cross(m, mr->omega)), spin = v3_len(dw), dvl = v3_len(dv);
     g->r = r, g->o = o;
-    g->dr0 = to_local(pr, m), g->dr1 = v3_make(0, 0, 0);
-    g->do0 = to_local(po, m), g->do1 = to_local(po, v3_cross(m, dw));
+    g->dr0 = m33_tmul(rr, m), g->dr1 = v3_make(0, 0, 0);
+    g->do0 = m33_tmul(ro, m), g->do1 = m33_tmul(ro, v3_cross(m, dw));
     g->cr = mr->center, g->co = mo->center;
     g->c0 = v3_dot(m, rel) - radii;
     g->c1 = v3_dot(v3_cross(mr->omega, m), rel) + v3_dot(m, dv);
@@ -263,10 +258,11 @@ static float turning_step(const cast_kernel *k, const mink_shape *a, const cast_
 {
     const float radii = a->radius + b->radius;
     const v3 rel = v3_add(v3_sub(mb->c0, ma->c0), v3_scale(v3_sub(mb->v, ma->v), t));
+    const m33 ra = m33_from_quat(pa->q), rb = m33_from_quat(pb->q); /* each bound reads both */
     gap_bound g[3];
-    bound_world(&g[0], a, ma, pa, b, mb, pb, rel, n, radii);
-    bound_body(&g[1], a, ma, pa, b, mb, pb, rel, n, radii);
-    bound_body(&g[2], b, mb, pb, a, ma, pa, v3_neg(rel), v3_neg(n), radii);
+    bound_world(&g[0], a, ma, &ra, b, mb, &rb, rel, n, radii);
+    bound_body(&g[1], a, ma, &ra, b, mb, &rb, rel, n, radii);
+    bound_body(&g[2], b, mb, &rb, a, ma, &ra, v3_neg(rel), v3_neg(n), radii);
     if (!(bound_gap(k, &g[0], 0.0f) > target)) return safe; /* the axis is not a separating one */
     int first = 0;
     float lo = safe, hi = limit;

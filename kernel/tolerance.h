@@ -102,10 +102,10 @@
 
 /* Casts and times of impact stop when the distance is within this times
  * the smaller shape's size of the target (0.2 um for a 5 cm pebble cast at
- * a 500 m slab), or within a unit in the last place of the coordinates in
- * play (cast.c: 60 um at 500 m from the origin), whichever is larger: a
- * step that lands on the target is recognised, and the t reported is then
- * early by at most that band over the approach speed. */
+ * a 500 m slab), or within half a unit in the last place of the
+ * coordinates in play (cast.c: 30 um at 500 m from the origin), whichever
+ * is larger: a step that lands on the target is recognised, and the t
+ * reported is then early by at most that band over the approach speed. */
 #define MINK_CAST_TOL_REL 4e-6f
 
 /* Conservative advancement converges in a few steps on translations (it is
