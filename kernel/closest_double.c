@@ -17,11 +17,9 @@ static double det3(const double a[3], const double b[3], const double c[3])
  * recursion cancels terms ~|p|^4 |e|^2 down to (6 V)^2 and keeps their
  * rounding as its answer. Returns the largest face's (2 area)^2 and
  * |point|^2, the scales of the flatness test. */
-static double signed_volumes(const float pts[4][3], double w[4], double *face2, double *size2)
+static double signed_volumes(const double p[4][3], double w[4], double *face2, double *size2)
 {
-    double p[4][3], e[4][3];
-    for (int i = 0; i < 4; ++i)
-        for (int c = 0; c < 3; ++c) p[i][c] = pts[i][c];
+    double e[4][3];
     for (int i = 1; i < 4; ++i)
         for (int c = 0; c < 3; ++c) e[i][c] = p[i][c] - p[0][c];
     *size2 = *face2 = 0.0;
@@ -42,35 +40,35 @@ static double signed_volumes(const float pts[4][3], double w[4], double *face2, 
     return det3(e[1], e[2], e[3]);
 }
 
-/* Flat up to the rounding of float inputs: height below 1e-6 of the
- * coordinates' size, i.e. (6 V)^2 against (1e-6 size)^2 (2 area)^2 of the
- * largest face (the same rule as the subsets' test below). */
-static int tetrahedron_is_flat(double volume, double face2, double size2)
+/* Flat: height below the noise, i.e. (6 V)^2 against noise^2 (2 area)^2 of
+ * the largest face (the same rule as the subsets' test below). */
+static int tetrahedron_is_flat(double volume, double face2, double noise2)
 {
-    return !(volume * volume > 1e-12 * size2 * face2);
+    return !(volume * volume > noise2 * face2);
 }
 
-/* v = sum of lambda_i p_i in double, rounded once: summed in float, the
- * weighted points of a long simplex near the origin cancel to a v whose
- * small components are lost (a segment of length 2 passing 4.5e-5 from the
- * origin lost a 6e-8 component, and with it the support point that makes
- * progress). */
-static void weighted_point(const float pts[4][3], const double l[4], float v[3])
+/* v = sum of lambda_i p_i in double (rounded once by the float caller:
+ * summed in float, the weighted points of a long simplex near the origin
+ * cancel to a v whose small components are lost; a segment of length 2
+ * passing 4.5e-5 from the origin lost a 6e-8 component, and with it the
+ * support point that makes progress). */
+static void weighted_point(const double pts[4][3], const double l[4], double v[3])
 {
-    for (int c = 0; c < 3; ++c) v[c] = (float)(l[0] * pts[0][c] + l[1] * pts[1][c] + l[2] * pts[2][c] + l[3] * pts[3][c]);
+    for (int c = 0; c < 3; ++c) v[c] = l[0] * pts[0][c] + l[1] * pts[1][c] + l[2] * pts[2][c] + l[3] * pts[3][c];
 }
 
-unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[4], float v[3])
+unsigned mink_closest_double_pts(const double pts[4][3], unsigned bits, double flat_rel, double flat_abs,
+                                 double lambda[4], double v[3])
 {
     double vol_w[4] = {0, 0, 0, 0}, volume = 0.0, face2 = 0.0, vol_size2 = 0.0;
     if (bits == 15u) {
         /* "Do these four points hold the origin?", from signed volumes */
         volume = signed_volumes(pts, vol_w, &face2, &vol_size2);
-        if (!tetrahedron_is_flat(volume, face2, vol_size2) && vol_w[0] / volume > 0.0 && vol_w[1] / volume > 0.0 &&
+        const double noise2 = flat_rel * flat_rel * vol_size2 + flat_abs * flat_abs;
+        if (!tetrahedron_is_flat(volume, face2, noise2) && vol_w[0] / volume > 0.0 && vol_w[1] / volume > 0.0 &&
             vol_w[2] / volume > 0.0 && vol_w[3] / volume > 0.0) {
-            const double l[4] = {vol_w[0] / volume, vol_w[1] / volume, vol_w[2] / volume, vol_w[3] / volume};
-            for (int i = 0; i < 4; ++i) lambda[i] = (float)l[i];
-            weighted_point(pts, l, v);
+            for (int i = 0; i < 4; ++i) lambda[i] = vol_w[i] / volume;
+            weighted_point(pts, lambda, v);
             return 15u;
         }
     }
@@ -78,7 +76,7 @@ unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[
     for (unsigned i = 0; i < 4; ++i)
         for (unsigned j = 0; j < 4; ++j)
             if ((bits >> i & 1u) && (bits >> j & 1u))
-                dp[i][j] = (double)pts[i][0] * pts[j][0] + (double)pts[i][1] * pts[j][1] + (double)pts[i][2] * pts[j][2];
+                dp[i][j] = pts[i][0] * pts[j][0] + pts[i][1] * pts[j][1] + pts[i][2] * pts[j][2];
     /* every subset, smallest first (a proper subset is numerically smaller) */
     for (unsigned x = 1; x < 16; ++x) {
         if ((x & bits) != x) continue;
@@ -100,16 +98,16 @@ unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[
      * det[15][i] = lambda_i (6 V)^2 = w_i * volume */
     if (bits == 15u)
         for (unsigned i = 0; i < 4; ++i) det[15][i] = vol_w[i] * volume;
-    /* A subset is degenerate when it is flat up to the rounding of its float
+    /* A subset is degenerate when it is flat up to the rounding of its
      * inputs: when its height (edge length, triangle height, tetrahedron
-     * height) is below 1e-6 of its coordinates' size. Its Gram determinant
-     * (the sum of its determinants: |e|^2, (2 area)^2, (6 volume)^2) is then
-     * below (1e-6 size)^2 times its largest facet's, and its determinants
-     * are noise that says nothing about where the origin lies. */
+     * height) is below the noise (flat_rel of its coordinates' size, plus
+     * flat_abs). Its Gram determinant (the sum of its determinants: |e|^2,
+     * (2 area)^2, (6 volume)^2) is then below noise^2 times its largest
+     * facet's, and its determinants say nothing about where the origin lies. */
     double size2 = 0.0;
     for (unsigned i = 0; i < 4; ++i)
         if ((bits >> i & 1u) && dp[i][i] > size2) size2 = dp[i][i];
-    const double noise2 = 1e-12 * size2;
+    const double noise2 = flat_rel * flat_rel * size2 + flat_abs * flat_abs;
     double gram[16] = {0};
     int degenerate[16] = {0};
     for (unsigned x = 1; x < 16; ++x) {
@@ -122,7 +120,8 @@ unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[
             if ((x >> i & 1u) && popcount4(x) > 2 && gram[x & ~(1u << i)] > facet) facet = gram[x & ~(1u << i)];
         degenerate[x] = !(gram[x] > noise2 * facet);
     }
-    if (bits == 15u) degenerate[15] = tetrahedron_is_flat(volume, face2, vol_size2);
+    if (bits == 15u)
+        degenerate[15] = tetrahedron_is_flat(volume, face2, flat_rel * flat_rel * vol_size2 + flat_abs * flat_abs);
     /* Johnson's test, largest subsets first; else the best proper subset */
     unsigned best = 0;
     double best_d2 = -1.0;
@@ -165,9 +164,20 @@ unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[
     double total = 0.0;
     for (unsigned i = 0; i < 4; ++i)
         if (best >> i & 1u) total += det[best][i];
-    double l[4];
-    for (unsigned i = 0; i < 4; ++i) l[i] = (best >> i & 1u) ? det[best][i] / total : 0.0;
-    for (unsigned i = 0; i < 4; ++i) lambda[i] = (float)l[i];
-    weighted_point(pts, l, v);
+    for (unsigned i = 0; i < 4; ++i) lambda[i] = (best >> i & 1u) ? det[best][i] / total : 0.0;
+    weighted_point(pts, lambda, v);
+    return best;
+}
+
+unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[4], float v[3])
+{
+    /* float inputs are exact in double; flat means below 1e-6 of their size
+     * (their rounding) */
+    double p[4][3], l[4], vd[3];
+    for (int i = 0; i < 4; ++i)
+        for (int c = 0; c < 3; ++c) p[i][c] = pts[i][c];
+    const unsigned best = mink_closest_double_pts((const double(*)[3])p, bits, 1e-6, 0.0, l, vd);
+    for (int i = 0; i < 4; ++i) lambda[i] = (float)l[i];
+    for (int c = 0; c < 3; ++c) v[c] = (float)vd[c];
     return best;
 }

@@ -5,6 +5,7 @@
 #include "cache.h"
 #include "epa.h"
 #include "gjk.h"
+#include "gjk_double.h"
 #include "shape.h"
 
 #include <string.h>
@@ -12,6 +13,7 @@
 typedef struct simd_query {
     v4 rot_a[3];     /* rows: A local -> world */
     v4 pos_a;
+    const mink_pose *pose_a, *pose_b; /* as given (the double check's) */
     simd_pair pair;
     float ra, rb;
     cache_state cached;
@@ -27,6 +29,8 @@ MINK_ALWAYS_INLINE void query_begin(simd_query *q, const mink_shape *a, const mi
 {
     mink_simd_pair_init(&q->pair, a, pa, qa_norm2, b, pb, qb_norm2, q->rot_a);
     q->pos_a = v4_from_vec3(pa->p);
+    q->pose_a = pa;
+    q->pose_b = pb;
     q->ra = a->radius;
     q->rb = b->radius;
     /* The cached simplex, re-evaluated at the new poses (count and ids in
@@ -133,6 +137,47 @@ static void run_gjk(simd_query *q, simd_gjk_mode mode, simd_gjk_result *g)
     mink_simd_gjk(&q->pair, mode, mode == SIMD_GJK_INTERSECT ? q->ra + q->rb : 0.0f, v0, q->seed, q->nseed, g);
 }
 
+/* Whether the float answer is too close to contact for float: an overlap
+ * that only the touching band or a stall decided (no tetrahedron holds the
+ * origin), or cores apart by less than MINK_DOUBLE_NEAR_REL S. dc: |v|. */
+static int in_doubt(const simd_query *q, const simd_gjk_result *g, float dc)
+{
+    return g->overlap ? g->simplex.bits != 15u : mink_double_near(dc, q->pair.scale);
+}
+
+/* GJK in double from the float simplex's features. */
+static void double_closest(const simd_query *q, const simd_simplex *s, mink_double_closest *d)
+{
+    uint32_t ia[4], ib[4];
+    unsigned n = 0;
+    for (unsigned i = 0; i < 4; ++i)
+        if (s->bits >> i & 1u) ia[n] = s->vert[i].ia, ib[n] = s->vert[i].ib, ++n;
+    mink_gjk_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, ia, ib, n, d);
+}
+
+/* The double check's simplex in float (A frame), to start EPA from. */
+static void simplex_of_double(const simd_query *q, const mink_double_closest *d, simd_simplex *s)
+{
+    mink_simd_simplex_init(s);
+    float lambda[4];
+    for (unsigned i = 0; i < 4; ++i) {
+        simd_vertex *v = &s->vert[i];
+        simd_vertex_set_ids(v, d->ia[i], d->ib[i]);
+        v->pa = mink_simd_core_point(q->pair.a, d->ia[i]);
+        v->pb = mink_simd_b_point(&q->pair, d->ib[i]);
+        v->w = v4_sub(v->pb, v->pa);
+        lambda[i] = (float)d->lambda[i];
+    }
+    s->lambda = v4_load(lambda);
+    s->bits = d->bits;
+}
+
+static mink_vec3 vec3_of_double(const double p[3])
+{
+    mink_vec3 r = {(float)p[0], (float)p[1], (float)p[2]};
+    return r;
+}
+
 /* v rotated by q / |q|, with s = 2 / |q|^2: v + w t + u x t, t = s u x v. */
 static v4 quat_rotate(mink_quat q, float s, v4 v)
 {
@@ -224,7 +269,17 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
     v4 n = v4_zero();
     const float dc = g.overlap ? 0.0f : length_and_unit(g.v, &n);
     const float margin = q.ra + q.rb;
-    if (dc > margin) {
+    if (in_doubt(&q, &g, dc)) {
+        mink_double_closest d;
+        double_closest(&q, &g.simplex, &d);
+        if (d.overlap) {
+            out->distance = 0.0f;
+            out->normal = v4_to_vec3(rot_apply(q.rot_a, fallback_normal(&q)));
+            out->point_a = out->point_b = vec3_of_double(d.pa);
+        } else {
+            mink_double_answer(&d, q.ra, q.rb, 1, out);
+        }
+    } else if (dc > margin) {
         finish(&q, pa_core, pb_core, n, dc - margin, out);
     } else if (dc > 0.0f) {
         /* shallow overlap: a common point, mid-overlap along the core axis */
@@ -232,10 +287,12 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
         finish(&q, p, p, n, 0.0f, out);
         out->point_a = out->point_b = world_point(&q, p);
     } else {
-        /* the cores overlap (or touch): GJK's weights give a point of both cores */
+        /* the cores overlap: GJK's weights give a point of both cores, the
+         * smaller shape's weighted points (in float the weights are off by
+         * a rounding, and so is the sum by that times the points' spread) */
         out->distance = 0.0f;
         out->normal = v4_to_vec3(rot_apply(q.rot_a, fallback_normal(&q)));
-        out->point_a = out->point_b = world_point(&q, pa_core);
+        out->point_a = out->point_b = world_point(&q, q.pair.b->extent < q.pair.a->extent ? pb_core : pa_core);
     }
     out->support_calls = q.pair.support_calls;
     remember(&q, cache, out->distance > 0.0f ? CACHE_SEPARATED : CACHE_OVERLAP, g.v, &g.simplex);
@@ -257,6 +314,17 @@ static mink_status core_gap_answer(const simd_query *q, const simd_gjk_result *g
     return out->status;
 }
 
+/* Cores apart by the double check: its answer. */
+static mink_status double_gap_answer(const simd_query *q, const mink_double_closest *d, const simd_gjk_result *g,
+                                     mink_cache *cache, mink_result *out)
+{
+    mink_double_answer(d, q->ra, q->rb, 0, out);
+    out->status = g->status;
+    out->support_calls = q->pair.support_calls;
+    remember(q, cache, d->distance > (double)q->ra + q->rb ? CACHE_SEPARATED : CACHE_OVERLAP, g->v, &g->simplex);
+    return out->status;
+}
+
 mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
                              const mink_shape *b, const mink_pose *pb,
                              mink_cache *cache, mink_result *out)
@@ -269,12 +337,28 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
     }
     simd_gjk_result g;
     simd_epa_result e;
+    mink_double_closest d;
+    int checked;
     for (;;) {
         run_gjk(&q, SIMD_GJK_DISTANCE, &g);
         out->iterations = out->gjk_iterations = g.iterations;
         out->status = g.status;
-        if (!g.overlap) return core_gap_answer(&q, &g, cache, out);
-        mink_simd_epa(&q.pair, &g.simplex, &e);
+        const simd_simplex *start = &g.simplex;
+        simd_simplex from_double;
+        checked = in_doubt(&q, &g, g.overlap ? 0.0f : sqrtf(v4_len2(g.v)));
+        if (checked) {
+            double_closest(&q, &g.simplex, &d);
+            if (!d.overlap) return double_gap_answer(&q, &d, &g, cache, out);
+            if (!g.overlap) {
+                /* float rounding made a gap of an overlap: EPA from the
+                 * double's simplex */
+                simplex_of_double(&q, &d, &from_double);
+                start = &from_double;
+            }
+        } else if (!g.overlap) {
+            return core_gap_answer(&q, &g, cache, out);
+        }
+        mink_simd_epa(&q.pair, start, &e);
         if (e.status == MINK_OK || !q.have_cache) break;
         /* EPA lost its polytope to rounding after a warm start: a cache
          * must never make an answer worse, so once more, cold */
@@ -283,6 +367,11 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
     }
     out->iterations += e.iterations;
     if (e.status != MINK_OK) out->status = e.status;
+    if (!checked && mink_double_near(e.depth, q.pair.scale)) {
+        /* a depth within rounding of 0: are the cores apart after all? */
+        double_closest(&q, &g.simplex, &d);
+        if (!d.overlap) return double_gap_answer(&q, &d, &g, cache, out);
+    }
     finish(&q, e.pa, e.pb, e.normal, -(e.depth + q.ra + q.rb), out);
     out->support_calls = q.pair.support_calls;
     remember(&q, cache, CACHE_OVERLAP, e.normal, &g.simplex);

@@ -91,6 +91,14 @@
  * double check decides (shapes under about 1e-5 across). */
 #define MINK_GJK_INSIDE_MIN 0x1p-120f
 
+/* A distance or penetration query finishes in double (gjk_double.h) when
+ * its float answer lies within this times S of contact: there a float
+ * point's rounding, a few eps S, tilts the normal by eps S / distance
+ * (above 1e-3 rad from about 1e-4 S; the case files' limit is 2e-3), and
+ * decides the sign of a touching pair. Bench.cases' groups keep their
+ * gaps well above it. */
+#define MINK_DOUBLE_NEAR_REL 1e-3f
+
 /* How often one GJK query may fall back to the double-precision simplex
  * solver (closest_double.h) when the float solver is in doubt. */
 #define MINK_GJK_MAX_RESOLVES 4

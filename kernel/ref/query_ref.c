@@ -5,12 +5,14 @@
 #include "cache.h"
 #include "epa_ref.h"
 #include "gjk_ref.h"
+#include "gjk_double.h"
 #include "shape.h"
 
 #include <string.h>
 
 typedef struct ref_query {
     mink_pose pa, pb;   /* validated, unit quaternions */
+    const mink_pose *pose_a, *pose_b; /* as given (the double check's) */
     m33 rot_a;          /* A local -> world            */
     ref_pair pair;
     float ra, rb;
@@ -24,6 +26,8 @@ static int query_begin(ref_query *q, const mink_shape *a, const mink_pose *pa,
                        const mink_shape *b, const mink_pose *pb, const mink_cache *cache)
 {
     if (mink_check_query(a, pa, b, pb, &q->pa, &q->pb) != 0) return 0;
+    q->pose_a = pa;
+    q->pose_b = pb;
     q->rot_a = m33_from_quat(q->pa.q);
     mink_scalar_pair_init(&q->pair, a, &q->pa, b, &q->pb);
     q->ra = a->radius;
@@ -97,6 +101,42 @@ static void finish(const ref_query *q, v3 pa_core, v3 pb_core, v3 n, float dista
     out->point_a = world_point(q, v3_sub(mid, v3_scale(n, 0.5f * core - q->ra)));
     out->point_b = world_point(q, v3_add(mid, v3_scale(n, 0.5f * core - q->rb)));
 }
+
+/* Whether the float answer is too close to contact for float: an overlap
+ * that only the touching band or a stall decided (no tetrahedron holds the
+ * origin), or cores apart by less than MINK_DOUBLE_NEAR_REL S. dc: |v|. */
+static int in_doubt(const ref_query *q, const ref_gjk_result *g, float dc)
+{
+    return g->overlap ? g->simplex.bits != 15u : mink_double_near(dc, q->pair.scale);
+}
+
+/* GJK in double from the float simplex's features. */
+static void double_closest(const ref_query *q, const ref_simplex *s, mink_double_closest *d)
+{
+    uint32_t ia[4], ib[4];
+    unsigned n = 0;
+    for (unsigned i = 0; i < 4; ++i)
+        if (s->bits >> i & 1u) ia[n] = s->vert[i].ia, ib[n] = s->vert[i].ib, ++n;
+    mink_gjk_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, ia, ib, n, d);
+}
+
+/* The double check's simplex in float (A frame), to start EPA from. */
+static void simplex_of_double(const ref_query *q, const mink_double_closest *d, ref_simplex *s)
+{
+    mink_scalar_simplex_init(s);
+    for (unsigned i = 0; i < 4; ++i) {
+        ref_vertex *v = &s->vert[i];
+        v->ia = d->ia[i];
+        v->ib = d->ib[i];
+        v->pa = mink_scalar_core_point(q->pair.a, v->ia);
+        v->pb = v3_add(m33_mul(&q->pair.rot_b, mink_scalar_core_point(q->pair.b, v->ib)), q->pair.pos_b);
+        v->w = v3_sub(v->pb, v->pa);
+        s->lambda[i] = (float)d->lambda[i];
+    }
+    s->bits = d->bits;
+}
+
+static mink_vec3 vec3_of_double(const double p[3]) { return v3_make((float)p[0], (float)p[1], (float)p[2]); }
 
 /* B's direction from A when no better normal is known. */
 static v3 fallback_normal(const ref_query *q)
@@ -173,7 +213,17 @@ mink_status mink_ref_distance(const mink_shape *a, const mink_pose *pa,
     out->iterations = out->gjk_iterations = g.iterations;
     out->status = g.status;
 
-    if (!g.overlap && dc > margin) {
+    if (in_doubt(&q, &g, g.overlap ? 0.0f : dc)) {
+        mink_double_closest d;
+        double_closest(&q, &g.simplex, &d);
+        if (d.overlap) {
+            out->distance = 0.0f;
+            out->normal = m33_mul(&q.rot_a, fallback_normal(&q));
+            out->point_a = out->point_b = vec3_of_double(d.pa);
+        } else {
+            mink_double_answer(&d, q.ra, q.rb, 1, out);
+        }
+    } else if (!g.overlap && dc > margin) {
         finish(&q, pa_core, pb_core, n, dc - margin, out);
     } else if (!g.overlap && dc > 0.0f) {
         /* Shallow overlap of the rounded shapes: report a common point, the
@@ -182,10 +232,12 @@ mink_status mink_ref_distance(const mink_shape *a, const mink_pose *pa,
         finish(&q, p, p, n, 0.0f, out);
         out->point_a = out->point_b = world_point(&q, p);
     } else {
-        /* The cores overlap: GJK's weights give a point of both cores. */
+        /* The cores overlap: GJK's weights give a point of both cores, the
+         * smaller shape's weighted points (the weights are off by a float
+         * rounding, and so is the sum by that times the points' spread). */
         out->distance = 0.0f;
         out->normal = m33_mul(&q.rot_a, fallback_normal(&q));
-        out->point_a = out->point_b = world_point(&q, pa_core);
+        out->point_a = out->point_b = world_point(&q, q.pair.b->extent < q.pair.a->extent ? pb_core : pa_core);
     }
     out->support_calls = q.pair.support_calls;
     remember(&q, cache, out->distance > 0.0f ? CACHE_SEPARATED : CACHE_OVERLAP, g.v, &g.simplex);
@@ -207,6 +259,17 @@ static mink_status core_gap_answer(const ref_query *q, const ref_gjk_result *g, 
     return out->status;
 }
 
+/* Cores apart by the double check: its answer. */
+static mink_status double_gap_answer(const ref_query *q, const mink_double_closest *d, const ref_gjk_result *g,
+                                     mink_cache *cache, mink_result *out)
+{
+    mink_double_answer(d, q->ra, q->rb, 0, out);
+    out->status = g->status;
+    out->support_calls = q->pair.support_calls;
+    remember(q, cache, d->distance > (double)q->ra + q->rb ? CACHE_SEPARATED : CACHE_OVERLAP, g->v, &g->simplex);
+    return out->status;
+}
+
 mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
                                  const mink_shape *b, const mink_pose *pb,
                                  mink_cache *cache, mink_result *out)
@@ -219,12 +282,28 @@ mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
     }
     ref_gjk_result g;
     ref_epa_result e;
+    mink_double_closest d;
+    int checked;
     for (;;) {
         run_gjk(&q, REF_GJK_DISTANCE, &g);
         out->iterations = out->gjk_iterations = g.iterations;
         out->status = g.status;
-        if (!g.overlap) return core_gap_answer(&q, &g, cache, out);
-        mink_scalar_epa(&q.pair, &g.simplex, &e);
+        const ref_simplex *start = &g.simplex;
+        ref_simplex from_double;
+        checked = in_doubt(&q, &g, g.overlap ? 0.0f : v3_len(g.v));
+        if (checked) {
+            double_closest(&q, &g.simplex, &d);
+            if (!d.overlap) return double_gap_answer(&q, &d, &g, cache, out);
+            if (!g.overlap) {
+                /* float rounding made a gap of an overlap: EPA from the
+                 * double's simplex */
+                simplex_of_double(&q, &d, &from_double);
+                start = &from_double;
+            }
+        } else if (!g.overlap) {
+            return core_gap_answer(&q, &g, cache, out);
+        }
+        mink_scalar_epa(&q.pair, start, &e);
         if (e.status == MINK_OK || !q.have_cache) break;
         /* EPA lost its polytope to rounding after a warm start: a cache
          * must never make an answer worse, so once more, cold */
@@ -233,6 +312,11 @@ mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
     }
     out->iterations += e.iterations;
     if (e.status != MINK_OK) out->status = e.status;
+    if (!checked && mink_double_near(e.depth, q.pair.scale)) {
+        /* a depth within rounding of 0: are the cores apart after all? */
+        double_closest(&q, &g.simplex, &d);
+        if (!d.overlap) return double_gap_answer(&q, &d, &g, cache, out);
+    }
     finish(&q, e.pa, e.pb, e.normal, -(e.depth + q.ra + q.rb), out);
     out->support_calls = q.pair.support_calls;
     remember(&q, cache, CACHE_OVERLAP, e.normal, &g.simplex);

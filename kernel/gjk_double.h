@@ -1,0 +1,47 @@
+/* GJK in double precision, near contact: shared by both kernels.
+ *
+ * A float kernel places B in A's frame, and every point it holds is rounded
+ * to about eps times the coordinates in play: a 5 cm pebble on a 500 m slab
+ * sees its closest points to 3e-5 m, and a normal from two points 5e-5
+ * apart may then be 10 mrad off. When a float answer lies that close to
+ * contact (the cores' distance below MINK_DOUBLE_NEAR_REL of the pair's
+ * scale, or an overlap that only the touching band or a stall decided),
+ * the query finishes here: the same GJK from the float simplex's features,
+ * every point computed from the shapes' own coordinates and the poses in
+ * double, so the answer is exact to the float inputs. It runs a few
+ * iterations (the float simplex is the closest feature, or next to it). */
+#ifndef MINK_GJK_DOUBLE_H
+#define MINK_GJK_DOUBLE_H
+
+#include "mink/mink.h"
+#include "tolerance.h"
+
+#include <stdint.h>
+
+typedef struct mink_double_closest {
+    int overlap;        /* the cores overlap or touch (in double)            */
+    unsigned bits;      /* the final simplex's slots                         */
+    uint32_t ia[4], ib[4];
+    double lambda[4];   /* weights of the closest point (0 outside bits)     */
+    double distance;    /* between the cores, 0 when they overlap            */
+    double normal[3];   /* unit, from A's core to B's (world); separated only */
+    double pa[3], pb[3]; /* core witnesses (world): a common point on overlap */
+    unsigned iterations;
+} mink_double_closest;
+
+/* Whether a float answer with core distance dc (0 for an overlap) at the
+ * pair's scale is close enough to contact for float to be in doubt. */
+static inline int mink_double_near(float dc, float scale) { return dc < MINK_DOUBLE_NEAR_REL * scale; }
+
+/* GJK on the cores in double, world frame, from the features (ia[i], ib[i])
+ * of a float simplex (n of them, 0 to 4; none: starts towards B). */
+void mink_gjk_double(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                     const uint32_t ia[], const uint32_t ib[], unsigned n, mink_double_closest *out);
+
+/* A separated answer's distance, normal and witnesses (world, rounded once)
+ * for shapes of radii ra and rb; shallow overlaps of the rounded shapes
+ * (core distance below ra + rb) get a negative distance (penetration) or,
+ * with common_point, distance 0 and a common point mid-overlap (distance). */
+void mink_double_answer(const mink_double_closest *c, float ra, float rb, int common_point, mink_result *out);
+
+#endif
