@@ -57,8 +57,9 @@ static void weighted_point(const double pts[4][3], const double l[4], double v[3
     for (int c = 0; c < 3; ++c) v[c] = l[0] * pts[0][c] + l[1] * pts[1][c] + l[2] * pts[2][c] + l[3] * pts[3][c];
 }
 
-unsigned mink_closest_double_pts(const double pts[4][3], unsigned bits, double flat_rel, double flat_abs,
-                                 double lambda[4], double v[3])
+/* Inlined into its float entry point with the flatness constant. */
+static inline __attribute__((always_inline)) unsigned closest(const double pts[4][3], unsigned bits, double flat_rel,
+                                                              double flat_abs, double lambda[4], double v[3])
 {
     double vol_w[4] = {0, 0, 0, 0}, volume = 0.0, face2 = 0.0, vol_size2 = 0.0;
     if (bits == 15u) {
@@ -176,7 +177,7 @@ unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[
     double p[4][3], l[4], vd[3];
     for (int i = 0; i < 4; ++i)
         for (int c = 0; c < 3; ++c) p[i][c] = pts[i][c];
-    const unsigned best = mink_closest_double_pts((const double(*)[3])p, bits, 1e-6, 0.0, l, vd);
+    const unsigned best = closest((const double(*)[3])p, bits, 1e-6, 0.0, l, vd);
     for (int i = 0; i < 4; ++i) lambda[i] = (float)l[i];
     for (int c = 0; c < 3; ++c) v[c] = (float)vd[c];
     return best;

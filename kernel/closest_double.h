@@ -12,11 +12,4 @@
  * returns the chosen subset's slots. Slots outside `bits` must be finite. */
 unsigned mink_closest_double(const float pts[4][3], unsigned bits, float lambda[4], float v[3]);
 
-/* The same on points given in double, with weights and v in double. A
- * subset counts as flat (its determinants are noise) when its height is
- * below flat_rel times its points' size plus flat_abs: the float form uses
- * 1e-6 relative, the rounding of float inputs. */
-unsigned mink_closest_double_pts(const double pts[4][3], unsigned bits, double flat_rel, double flat_abs,
-                                 double lambda[4], double v[3]);
-
 #endif

@@ -278,6 +278,9 @@ static int blow_up(simd_poly *P, simd_pair *pair, const simd_simplex *s, simd_ep
                 drop = k;
             }
         }
+        /* small, not flat: height vol / |2 area| above the rounding */
+        const float height_tol = MINK_TOUCH_REL * sc;
+        if (vol * vol > height_tol * height_tol * best) return build_start(P) ? 1 : -1;
         P->vert[drop] = P->vert[3];
         P->nv = 3;
     }
@@ -568,6 +571,9 @@ static void face_answer(const simd_poly *P, const face_snap *F, int search, floa
     out->pb = v4_madd(t, C->pb, v4_madd(v, B->pb, v4_mul(u, A->pb)));
     out->depth = F->d > 0.0f ? F->d : 0.0f;
     out->normal = v4_neg(F->n);
+    out->has_face = 1;
+    out->face_ia[0] = A->ia, out->face_ia[1] = B->ia, out->face_ia[2] = C->ia;
+    out->face_ib[0] = A->ib, out->face_ib[1] = B->ib, out->face_ib[2] = C->ib;
 }
 
 /* face_answer at one of EPA's exits, with the iteration count kept in a
@@ -594,6 +600,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
     simd_poly P;
     out->iterations = 0;
     out->status = MINK_OK;
+    out->has_face = 0;
     out->depth = 0.0f;
     out->normal = v4_set(1, 0, 0, 0);
     mink_simd_simplex_points(start, &out->pa, &out->pb);

@@ -13,6 +13,8 @@ typedef struct simd_epa_result {
     v4 pa, pb;           /* core witnesses (A frame)                */
     unsigned iterations;
     mink_status status;
+    int has_face;        /* the answer is a polytope face's: its features */
+    uint32_t face_ia[3], face_ib[3];
 } simd_epa_result;
 
 void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out);

@@ -1,117 +1,148 @@
 /* GJK in double precision near contact (gjk_double.h). */
 #include "gjk_double.h"
-#include "closest_double.h"
-#include "shape.h"
+#include "double_pair.h"
 
-#include <math.h>
+/* The closest point of the simplex to the origin: its subset (bits), the
+ * weights and v. */
+typedef struct closest_pt {
+    unsigned bits;
+    double lambda[4];
+    double v[3];
+    double vv;
+} closest_pt;
 
-/* world = r local + p, r from q / |q| (poses are checked: |q| near 1) */
-typedef struct dframe {
-    double r[3][3];
-    double p[3];
-} dframe;
-
-typedef struct dvertex {
-    double w[3], pa[3], pb[3];
-    uint32_t ia, ib;
-} dvertex;
-
-static void dframe_of(const mink_pose *pose, dframe *f)
+/* Only geometric forms that keep their accuracy on slivers (a 700 m slab
+ * edge beside a 3 cm one): segment parameters from one dot product,
+ * triangle weights from cross products of the points themselves (signed
+ * areas) and tetrahedron weights from signed volumes; not Cramer's
+ * determinants from dot products, whose cancellation on such a triangle
+ * left v 1e-4 off its plane. Features thinner than `flat` (the rounding of
+ * the coordinates) count as lower-dimensional. */
+static void closest_segment(const dvertex *vert, unsigned i, unsigned j, double flat, closest_pt *out)
 {
-    const double x = pose->q.x, y = pose->q.y, z = pose->q.z, w = pose->q.w;
-    const double s = 2.0 / (x * x + y * y + z * z + w * w);
-    f->r[0][0] = 1.0 - s * (y * y + z * z), f->r[0][1] = s * (x * y - w * z), f->r[0][2] = s * (x * z + w * y);
-    f->r[1][0] = s * (x * y + w * z), f->r[1][1] = 1.0 - s * (x * x + z * z), f->r[1][2] = s * (y * z - w * x);
-    f->r[2][0] = s * (x * z - w * y), f->r[2][1] = s * (y * z + w * x), f->r[2][2] = 1.0 - s * (x * x + y * y);
-    f->p[0] = pose->p.x, f->p[1] = pose->p.y, f->p[2] = pose->p.z;
+    const double *a = vert[i].w, *b = vert[j].w;
+    double ab[3];
+    sub3(b, a, ab);
+    const double ab2 = dot3(ab, ab);
+    double t = ab2 > flat * flat ? -dot3(a, ab) / ab2 : (dot3(b, b) < dot3(a, a) ? 1.0 : 0.0);
+    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+    for (int k = 0; k < 4; ++k) out->lambda[k] = 0.0;
+    out->lambda[i] = 1.0 - t;
+    out->lambda[j] = t;
+    out->bits = (t < 1.0 ? 1u << i : 0u) | (t > 0.0 ? 1u << j : 0u);
+    for (int c = 0; c < 3; ++c) out->v[c] = t < 1.0 ? a[c] + t * ab[c] : b[c];
+    out->vv = dot3(out->v, out->v);
 }
 
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-/* The core point of a feature index (as the kernels number them), world. */
-static void world_core_point(const mink_shape *s, const dframe *f, uint32_t id, double out[3])
+static void closest_triangle(const dvertex *vert, unsigned i, unsigned j, unsigned k, double flat, closest_pt *out)
 {
-    double l[3] = {0.0, 0.0, 0.0};
-    switch (s->type) {
-    case MINK_SHAPE_CAPSULE:
-        l[1] = (id & 1u) ? s->half[1] : -s->half[1];
-        break;
-    case MINK_SHAPE_BOX:
-        l[0] = (id & 1u) ? s->half[0] : -s->half[0];
-        l[1] = (id & 2u) ? s->half[1] : -s->half[1];
-        l[2] = (id & 4u) ? s->half[2] : -s->half[2];
-        break;
-    case MINK_SHAPE_HULL:
-        if (id >= s->count) id = 0;
-        l[0] = s->x[id], l[1] = s->y[id], l[2] = s->z[id];
-        break;
-    default:
-        break;
-    }
-    for (int i = 0; i < 3; ++i) out[i] = dot3(f->r[i], l) + f->p[i];
-}
-
-/* The feature index of the core's support along the world direction d
- * (first maximum on ties, like the float scans). */
-static uint32_t support_id(const mink_shape *s, const dframe *f, const double d[3])
-{
-    /* d in the shape's frame: r^T d */
-    double l[3];
-    for (int i = 0; i < 3; ++i) l[i] = f->r[0][i] * d[0] + f->r[1][i] * d[1] + f->r[2][i] * d[2];
-    switch (s->type) {
-    case MINK_SHAPE_CAPSULE:
-        return l[1] >= 0.0 ? 1u : 0u;
-    case MINK_SHAPE_BOX:
-        return (l[0] >= 0.0 ? 1u : 0u) | (l[1] >= 0.0 ? 2u : 0u) | (l[2] >= 0.0 ? 4u : 0u);
-    case MINK_SHAPE_HULL: {
-        uint32_t arg = 0;
-        double best = s->x[0] * l[0] + s->y[0] * l[1] + s->z[0] * l[2];
-        for (uint32_t i = 1; i < s->count; ++i) {
-            const double dot = s->x[i] * l[0] + s->y[i] * l[1] + s->z[i] * l[2];
-            if (dot > best) best = dot, arg = i;
+    const double *a = vert[i].w, *b = vert[j].w, *c = vert[k].w;
+    double ab[3], ac[3], bc[3], n[3];
+    sub3(b, a, ab);
+    sub3(c, a, ac);
+    sub3(c, b, bc);
+    cross3(ab, ac, n);
+    const double n2 = dot3(n, n);
+    double e2 = dot3(ab, ab);
+    if (dot3(ac, ac) > e2) e2 = dot3(ac, ac);
+    if (dot3(bc, bc) > e2) e2 = dot3(bc, bc);
+    if (n2 > flat * flat * e2) {
+        /* the origin's projection, weighted by the signed areas of the
+         * triangles it forms with each edge (a's weight: o, b, c) */
+        double x[3];
+        cross3(b, c, x);
+        const double wa = dot3(x, n);
+        cross3(c, a, x);
+        const double wb = dot3(x, n);
+        cross3(a, b, x);
+        const double wc = dot3(x, n);
+        if (wa > 0.0 && wb > 0.0 && wc > 0.0) {
+            const double sum = wa + wb + wc, h = dot3(n, a) / n2;
+            for (int m = 0; m < 4; ++m) out->lambda[m] = 0.0;
+            out->lambda[i] = wa / sum, out->lambda[j] = wb / sum, out->lambda[k] = wc / sum;
+            out->bits = 1u << i | 1u << j | 1u << k;
+            for (int m = 0; m < 3; ++m) out->v[m] = n[m] * h;
+            out->vv = dot3(out->v, out->v);
+            return;
         }
-        return arg;
     }
-    default:
-        return 0u;
+    /* outside (or a sliver): the best of its edges */
+    closest_pt e;
+    closest_segment(vert, i, j, flat, out);
+    closest_segment(vert, i, k, flat, &e);
+    if (e.vv < out->vv) *out = e;
+    closest_segment(vert, j, k, flat, &e);
+    if (e.vv < out->vv) *out = e;
+}
+
+
+static void closest_tetrahedron(const dvertex *vert, double flat, closest_pt *out)
+{
+    const double *p0 = vert[0].w, *p1 = vert[1].w, *p2 = vert[2].w, *p3 = vert[3].w;
+    double e1[3], e2[3], e3[3];
+    sub3(p1, p0, e1);
+    sub3(p2, p0, e2);
+    sub3(p3, p0, e3);
+    const double volume = det3(e1, e2, e3);
+    /* the largest face's (2 area)^2, for the flatness test */
+    double face2 = 0.0, f[3], u[3], w[3];
+    for (int i = 0; i < 4; ++i) {
+        const double *q0 = vert[(i + 1) & 3].w, *q1 = vert[(i + 2) & 3].w, *q2 = vert[(i + 3) & 3].w;
+        sub3(q1, q0, u);
+        sub3(q2, q0, w);
+        cross3(u, w, f);
+        if (dot3(f, f) > face2) face2 = dot3(f, f);
+    }
+    if (volume * volume > flat * flat * face2) {
+        /* weights: the volumes with the origin in place of each point */
+        const double l[4] = {det3(p1, p2, p3) / volume, -det3(p0, p2, p3) / volume, det3(p0, p1, p3) / volume,
+                             -det3(p0, p1, p2) / volume};
+        if (l[0] > 0.0 && l[1] > 0.0 && l[2] > 0.0 && l[3] > 0.0) {
+            const double sum = l[0] + l[1] + l[2] + l[3];
+            for (int i = 0; i < 4; ++i) out->lambda[i] = l[i] / sum;
+            out->bits = 15u;
+            out->v[0] = out->v[1] = out->v[2] = 0.0;
+            out->vv = 0.0;
+            return;
+        }
+    }
+    closest_pt t;
+    closest_triangle(vert, 0, 1, 2, flat, out);
+    for (unsigned skip = 0; skip < 3; ++skip) {
+        const unsigned s0 = skip == 0 ? 1u : 0u, s1 = skip == 2 ? 1u : 2u;
+        closest_triangle(vert, s0, s1, 3, flat, &t);
+        if (t.vv < out->vv) *out = t;
     }
 }
 
-typedef struct dpair {
-    const mink_shape *a, *b;
-    dframe fa, fb;
-} dpair;
-
-static void make_vertex(const dpair *p, uint32_t ia, uint32_t ib, dvertex *v)
+/* Closest point of the slots in `bits` to the origin. */
+static void solve(const dvertex vert[4], unsigned bits, double flat, closest_pt *out)
 {
-    v->ia = ia, v->ib = ib;
-    world_core_point(p->a, &p->fa, ia, v->pa);
-    world_core_point(p->b, &p->fb, ib, v->pb);
-    for (int i = 0; i < 3; ++i) v->w[i] = v->pb[i] - v->pa[i];
-}
-
-/* Closest point of the slots in `bits` to the origin: sets bits and
- * lambda, writes v. Heights below flat_abs (the rounding of double
- * coordinates of size M) are flat. */
-static unsigned solve(const dvertex vert[4], unsigned bits, double flat_abs, double lambda[4], double v[3])
-{
-    double pts[4][3] = {{0}};
+    unsigned slot[4], k = 0;
     for (unsigned i = 0; i < 4; ++i)
-        if (bits >> i & 1u)
-            for (int c = 0; c < 3; ++c) pts[i][c] = vert[i].w[c];
-    return mink_closest_double_pts((const double(*)[3])pts, bits, 1e-13, flat_abs, lambda, v);
+        if (bits >> i & 1u) slot[k++] = i;
+    if (k == 4) {
+        closest_tetrahedron(vert, flat, out);
+    } else if (k == 3) {
+        closest_triangle(vert, slot[0], slot[1], slot[2], flat, out);
+    } else if (k == 2) {
+        closest_segment(vert, slot[0], slot[1], flat, out);
+    } else {
+        for (int i = 0; i < 4; ++i) out->lambda[i] = 0.0;
+        out->lambda[slot[0]] = 1.0;
+        out->bits = bits;
+        for (int c = 0; c < 3; ++c) out->v[c] = vert[slot[0]].w[c];
+        out->vv = dot3(out->v, out->v);
+    }
 }
 
 void mink_gjk_double(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
-                     const uint32_t ia[], const uint32_t ib[], unsigned n, mink_double_closest *out)
+                     const uint32_t ia[], const uint32_t ib[], unsigned n, mink_hull_support_fn hull_support,
+                     mink_double_closest *out)
 {
-    dpair p = {a, b, {{{0}}, {0}}, {{{0}}, {0}}};
-    dframe_of(pa, &p.fa);
-    dframe_of(pb, &p.fb);
-    /* the coordinates' size: rounding of double points is about 1e-16 of it */
-    const double size = fabs(p.fa.p[0]) + fabs(p.fa.p[1]) + fabs(p.fa.p[2]) + fabs(p.fb.p[0]) + fabs(p.fb.p[1]) +
-                        fabs(p.fb.p[2]) + a->extent + b->extent;
-    const double flat_abs = 1e-14 * size;
+    dpair p;
+    dpair_init(&p, a, pa, b, pb, hull_support);
+    const double flat_abs = 1e-14 * dpair_size(&p);
 
     dvertex vert[4];
     unsigned bits = 0;
@@ -123,66 +154,63 @@ void mink_gjk_double(const mink_shape *a, const mink_pose *pa, const mink_shape 
     if (!bits) {
         const double d[3] = {p.fa.p[0] - p.fb.p[0], p.fa.p[1] - p.fb.p[1], p.fa.p[2] - p.fb.p[2]};
         const double nd[3] = {-d[0], -d[1], -d[2]};
-        make_vertex(&p, support_id(a, &p.fa, nd), support_id(b, &p.fb, d), &vert[0]);
+        make_vertex(&p, support_id(&p, a, &p.fa, nd), support_id(&p, b, &p.fb, d), &vert[0]);
         bits = 1u;
     }
-    double lambda[4], v[3];
-    bits = solve(vert, bits, flat_abs, lambda, v);
-    double vv = dot3(v, v);
+    closest_pt c;
+    solve(vert, bits, flat_abs, &c);
     unsigned iterations = 0;
     /* v.w of the last support point w along -v: D lies on the far side of
      * the plane v.x = v.w, so the cores are apart only when it is positive
      * (a simplex through the origin, where v is rounding, may give a point
      * of its own with v.w < 0: an overlap, or a touch, for EPA to measure) */
     double lower = -1.0;
-    while (bits != 15u && vv > flat_abs * flat_abs && iterations < MINK_GJK_MAX_ITERATIONS) {
+    while (c.bits != 15u && c.vv > flat_abs * flat_abs && iterations < MINK_GJK_MAX_ITERATIONS) {
         ++iterations;
         /* the support of D = B - A along -v: A's along v, B's along -v */
-        const double nv[3] = {-v[0], -v[1], -v[2]};
-        const uint32_t sa = support_id(a, &p.fa, v), sb = support_id(b, &p.fb, nv);
+        const double nv[3] = {-c.v[0], -c.v[1], -c.v[2]};
+        const uint32_t sa = support_id(&p, a, &p.fa, c.v), sb = support_id(&p, b, &p.fb, nv);
         dvertex w;
         make_vertex(&p, sa, sb, &w);
-        lower = dot3(v, w.w);
+        lower = dot3(c.v, w.w);
         int repeated = 0;
-        for (unsigned i = 0; i < 4; ++i) repeated |= (bits >> i & 1u) && vert[i].ia == sa && vert[i].ib == sb;
+        for (unsigned i = 0; i < 4; ++i) repeated |= (c.bits >> i & 1u) && vert[i].ia == sa && vert[i].ib == sb;
         if (repeated) break; /* converged: v is the closest point of D */
         /* no gain past rounding along v: converged */
-        if (vv - lower <= 1e-13 * (vv + flat_abs * sqrt(vv))) break;
+        if (c.vv - lower <= 1e-13 * (c.vv + flat_abs * sqrt(c.vv))) break;
         unsigned slot = 0;
-        while (bits >> slot & 1u) ++slot;
+        while (c.bits >> slot & 1u) ++slot;
         const dvertex kept = vert[slot];
         vert[slot] = w;
-        double next_lambda[4], next_v[3];
-        const unsigned next_bits = solve(vert, bits | 1u << slot, flat_abs, next_lambda, next_v);
-        const double next_vv = dot3(next_v, next_v);
-        if (next_bits != 15u && !(next_vv < vv)) {
+        closest_pt next;
+        solve(vert, c.bits | 1u << slot, flat_abs, &next);
+        if (next.bits != 15u && !(next.vv < c.vv)) {
             vert[slot] = kept; /* no progress: v stands */
             break;
         }
-        bits = next_bits;
-        vv = next_vv;
-        for (int i = 0; i < 4; ++i) lambda[i] = next_lambda[i];
-        for (int c = 0; c < 3; ++c) v[c] = next_v[c];
+        c = next;
     }
+    bits = c.bits;
+    const double vv = c.vv;
     out->iterations = iterations;
     out->bits = bits;
     for (unsigned i = 0; i < 4; ++i) {
         const int used = bits >> i & 1u;
         out->ia[i] = used ? vert[i].ia : 0u;
         out->ib[i] = used ? vert[i].ib : 0u;
-        out->lambda[i] = used ? lambda[i] : 0.0;
+        out->lambda[i] = used ? c.lambda[i] : 0.0;
     }
-    for (int c = 0; c < 3; ++c) {
-        out->pa[c] = out->pb[c] = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        out->pa[k] = out->pb[k] = 0.0;
         for (unsigned i = 0; i < 4; ++i)
-            if (bits >> i & 1u) out->pa[c] += lambda[i] * vert[i].pa[c], out->pb[c] += lambda[i] * vert[i].pb[c];
+            if (bits >> i & 1u) out->pa[k] += c.lambda[i] * vert[i].pa[k], out->pb[k] += c.lambda[i] * vert[i].pb[k];
     }
     /* within the rounding of double coordinates of 0: touching */
     out->distance = bits == 15u || !(vv > flat_abs * flat_abs) || !(lower > 0.0) ? 0.0 : sqrt(vv);
     out->overlap = !(out->distance > 0.0);
-    for (int c = 0; c < 3; ++c) out->normal[c] = out->overlap ? 0.0 : v[c] / out->distance;
+    for (int k = 0; k < 3; ++k) out->normal[k] = out->overlap ? 0.0 : c.v[k] / out->distance;
     if (out->overlap)
-        for (int c = 0; c < 3; ++c) out->pb[c] = out->pa[c]; /* a common point */
+        for (int k = 0; k < 3; ++k) out->pb[k] = out->pa[k]; /* a common point */
 }
 
 void mink_double_answer(const mink_double_closest *c, float ra, float rb, int common_point, mink_result *out)
@@ -196,7 +224,12 @@ void mink_double_answer(const mink_double_closest *c, float ra, float rb, int co
         for (int i = 0; i < 3; ++i) qa[i] = qb[i] = c->pa[i] + n[i] * 0.5 * (lo + hi);
         out->distance = 0.0f;
     } else {
-        for (int i = 0; i < 3; ++i) qa[i] = c->pa[i] + n[i] * ra, qb[i] = c->pb[i] - n[i] * rb;
+        /* re-centred on the witnesses' midpoint: pb - pa = dc n holds even
+         * where they are a face's clamped weights */
+        for (int i = 0; i < 3; ++i) {
+            const double mid = 0.5 * (c->pa[i] + c->pb[i]);
+            qa[i] = mid - n[i] * (0.5 * dc - ra), qb[i] = mid + n[i] * (0.5 * dc - rb);
+        }
         out->distance = (float)(dc - margin);
     }
     out->normal.x = (float)n[0], out->normal.y = (float)n[1], out->normal.z = (float)n[2];

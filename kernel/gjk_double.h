@@ -8,8 +8,10 @@
  * scale, or an overlap that only the touching band or a stall decided),
  * the query finishes here: the same GJK from the float simplex's features,
  * every point computed from the shapes' own coordinates and the poses in
- * double, so the answer is exact to the float inputs. It runs a few
- * iterations (the float simplex is the closest feature, or next to it). */
+ * double, so the answer is exact to the float inputs (hull vertices are
+ * picked by the kernel's float scan, which may take one within a float
+ * rounding of the best). It runs a few iterations: the float simplex is
+ * the closest feature, or next to it. */
 #ifndef MINK_GJK_DOUBLE_H
 #define MINK_GJK_DOUBLE_H
 
@@ -23,8 +25,9 @@ typedef struct mink_double_closest {
     unsigned bits;      /* the final simplex's slots                         */
     uint32_t ia[4], ib[4];
     double lambda[4];   /* weights of the closest point (0 outside bits)     */
-    double distance;    /* between the cores, 0 when they overlap            */
-    double normal[3];   /* unit, from A's core to B's (world); separated only */
+    double distance;    /* between the cores: 0 when they overlap (GJK), minus
+                           the depth (a face's)                              */
+    double normal[3];   /* unit, from A's core to B's (world); not on overlap */
     double pa[3], pb[3]; /* core witnesses (world): a common point on overlap */
     unsigned iterations;
 } mink_double_closest;
@@ -33,15 +36,45 @@ typedef struct mink_double_closest {
  * pair's scale is close enough to contact for float to be in doubt. */
 static inline int mink_double_near(float dc, float scale) { return dc < MINK_DOUBLE_NEAR_REL * scale; }
 
+/* Whether a float answer with core distance dc is in doubt: cores near
+ * contact, or rounded shapes (radii summing to margin) touching. */
+static inline int mink_double_doubt(float dc, float margin, float scale)
+{
+    const float touch = MINK_DOUBLE_TOUCH_REL * scale;
+    return mink_double_near(dc, scale) || (dc - margin < touch && margin - dc < touch);
+}
+
+/* A kernel's hull scan: the index of the hull's support point along d
+ * (the hull's frame). */
+typedef uint32_t (*mink_hull_support_fn)(const mink_shape *hull, const float d[3]);
+
 /* GJK on the cores in double, world frame, from the features (ia[i], ib[i])
  * of a float simplex (n of them, 0 to 4; none: starts towards B). */
 void mink_gjk_double(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
-                     const uint32_t ia[], const uint32_t ib[], unsigned n, mink_double_closest *out);
+                     const uint32_t ia[], const uint32_t ib[], unsigned n, mink_hull_support_fn hull_support,
+                     mink_double_closest *out);
 
-/* A separated answer's distance, normal and witnesses (world, rounded once)
- * for shapes of radii ra and rb; shallow overlaps of the rounded shapes
- * (core distance below ra + rb) get a negative distance (penetration) or,
- * with common_point, distance 0 and a common point mid-overlap (distance). */
+/* EPA's closest face (the features of its three points) in double: when
+ * its plane bounds D = B - A, its distance is the depth. Fills out with
+ * distance = -depth, the normal (moving B along it by the depth parts the
+ * cores) and the witnesses; 0 when the plane does not bound D (EPA's
+ * answer stands). */
+int mink_face_double(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                     const uint32_t ia[3], const uint32_t ib[3], mink_hull_support_fn hull_support,
+                     mink_double_closest *out);
+
+/* EPA in double from four features around the origin (a float simplex's
+ * tetrahedron), when EPA's float face does not bound D: 0 when they do not
+ * hold the origin in double or the polytope runs out of room. */
+int mink_epa_double(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                    const uint32_t ia[4], const uint32_t ib[4], mink_hull_support_fn hull_support,
+                    mink_double_closest *out);
+
+/* An answer's distance, normal and witnesses (world, rounded once) from
+ * the cores' (signed) distance, for shapes of radii ra and rb; overlaps of
+ * the rounded shapes get a negative distance (penetration) or, with
+ * common_point and cores apart, distance 0 and a common point mid-overlap
+ * (the distance query). */
 void mink_double_answer(const mink_double_closest *c, float ra, float rb, int common_point, mink_result *out);
 
 #endif

@@ -139,10 +139,27 @@ static void run_gjk(simd_query *q, simd_gjk_mode mode, simd_gjk_result *g)
 
 /* Whether the float answer is too close to contact for float: an overlap
  * that only the touching band or a stall decided (no tetrahedron holds the
- * origin), or cores apart by less than MINK_DOUBLE_NEAR_REL S. dc: |v|. */
+ * origin), or cores near contact, or rounded shapes touching
+ * (mink_double_doubt). dc: |v|. */
 static int in_doubt(const simd_query *q, const simd_gjk_result *g, float dc)
 {
-    return g->overlap ? g->simplex.bits != 15u : mink_double_near(dc, q->pair.scale);
+    return g->overlap ? g->simplex.bits != 15u : mink_double_doubt(dc, q->ra + q->rb, q->pair.scale);
+}
+
+static uint32_t hull_support(const mink_shape *hull, const float d[3])
+{
+    uint32_t index;
+    (void)mink_simd_support_local(hull, v4_set(d[0], d[1], d[2], 0.0f), &index);
+    return index;
+}
+
+/* An intersect's overlap (the cores within rA + rB, v not a tetrahedron's)
+ * that float cannot tell from a gap: |v| within the touching band of the
+ * margin (GJK stops at the first |v| below it). */
+static int intersect_in_doubt(const simd_query *q, v4 v)
+{
+    const float margin = q->ra + q->rb, near = MINK_TOUCH_REL * q->pair.scale;
+    return margin <= near || v4_len2(v) >= (margin - near) * (margin - near);
 }
 
 /* GJK in double from the float simplex's features. */
@@ -152,7 +169,7 @@ static void double_closest(const simd_query *q, const simd_simplex *s, mink_doub
     unsigned n = 0;
     for (unsigned i = 0; i < 4; ++i)
         if (s->bits >> i & 1u) ia[n] = s->vert[i].ia, ib[n] = s->vert[i].ib, ++n;
-    mink_gjk_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, ia, ib, n, d);
+    mink_gjk_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, ia, ib, n, hull_support, d);
 }
 
 /* The double check's simplex in float (A frame), to start EPA from. */
@@ -231,6 +248,12 @@ int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
     query_begin(&q, a, pa, na2, b, pb, nb2);
     simd_gjk_result g;
     run_gjk(&q, SIMD_GJK_INTERSECT, &g);
+    if (g.overlap && g.simplex.bits != 15u && intersect_in_doubt(&q, g.v)) {
+        /* within rounding of the margin: decided in double */
+        mink_double_closest d;
+        double_closest(&q, &g.simplex, &d);
+        g.overlap = !(d.distance > (double)q.ra + q.rb);
+    }
     remember(&q, cache, g.overlap ? CACHE_OVERLAP : CACHE_SEPARATED, g.v, &g.simplex);
     if (info) {
         info->iterations = info->gjk_iterations = g.iterations;
@@ -247,6 +270,20 @@ int mink_intersect(const mink_shape *a, const mink_pose *pa,
                    const mink_shape *b, const mink_pose *pb, mink_cache *cache)
 {
     return mink_intersect_ex(a, pa, b, pb, cache, NULL);
+}
+
+/* The distance answer from the double check (out of line: rare). */
+static __attribute__((noinline)) void distance_in_double(const simd_query *q, const simd_simplex *s, mink_result *out)
+{
+    mink_double_closest d;
+    double_closest(q, s, &d);
+    if (d.overlap) {
+        out->distance = 0.0f;
+        out->normal = v4_to_vec3(rot_apply(q->rot_a, fallback_normal(q)));
+        out->point_a = out->point_b = vec3_of_double(d.pa);
+    } else {
+        mink_double_answer(&d, q->ra, q->rb, 1, out);
+    }
 }
 
 mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
@@ -270,15 +307,7 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
     const float dc = g.overlap ? 0.0f : length_and_unit(g.v, &n);
     const float margin = q.ra + q.rb;
     if (in_doubt(&q, &g, dc)) {
-        mink_double_closest d;
-        double_closest(&q, &g.simplex, &d);
-        if (d.overlap) {
-            out->distance = 0.0f;
-            out->normal = v4_to_vec3(rot_apply(q.rot_a, fallback_normal(&q)));
-            out->point_a = out->point_b = vec3_of_double(d.pa);
-        } else {
-            mink_double_answer(&d, q.ra, q.rb, 1, out);
-        }
+        distance_in_double(&q, &g.simplex, out);
     } else if (dc > margin) {
         finish(&q, pa_core, pb_core, n, dc - margin, out);
     } else if (dc > 0.0f) {
@@ -314,6 +343,19 @@ static mink_status core_gap_answer(const simd_query *q, const simd_gjk_result *g
     return out->status;
 }
 
+/* A shallow depth in double: EPA's face if its plane bounds D, else EPA
+ * again in double from the tetrahedron EPA started from (also when float
+ * EPA found that tetrahedron flat). */
+static int depth_in_double(const simd_query *q, const simd_epa_result *e, unsigned start_bits, uint32_t start_ids[2][4],
+                           mink_double_closest *d)
+{
+    if (e->has_face &&
+        mink_face_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, e->face_ia, e->face_ib, hull_support, d))
+        return 1;
+    return start_bits == 15u &&
+           mink_epa_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, start_ids[0], start_ids[1], hull_support, d);
+}
+
 /* Cores apart by the double check: its answer. */
 static mink_status double_gap_answer(const simd_query *q, const mink_double_closest *d, const simd_gjk_result *g,
                                      mink_cache *cache, mink_result *out)
@@ -338,26 +380,30 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
     simd_gjk_result g;
     simd_epa_result e;
     mink_double_closest d;
-    int checked;
+    unsigned start_bits = 0;
+    uint32_t start_ids[2][4];
     for (;;) {
         run_gjk(&q, SIMD_GJK_DISTANCE, &g);
         out->iterations = out->gjk_iterations = g.iterations;
         out->status = g.status;
         const simd_simplex *start = &g.simplex;
         simd_simplex from_double;
-        checked = in_doubt(&q, &g, g.overlap ? 0.0f : sqrtf(v4_len2(g.v)));
+        const int checked = in_doubt(&q, &g, g.overlap ? 0.0f : sqrtf(v4_len2(g.v)));
         if (checked) {
             double_closest(&q, &g.simplex, &d);
             if (!d.overlap) return double_gap_answer(&q, &d, &g, cache, out);
-            if (!g.overlap) {
-                /* float rounding made a gap of an overlap: EPA from the
-                 * double's simplex */
+            if (!g.overlap || d.bits == 15u) {
+                /* float rounding made a gap of an overlap, or stalled short
+                 * of a tetrahedron around the origin: EPA from the double's
+                 * simplex (it holds the origin, or touches it) */
                 simplex_of_double(&q, &d, &from_double);
                 start = &from_double;
             }
         } else if (!g.overlap) {
             return core_gap_answer(&q, &g, cache, out);
         }
+        start_bits = start->bits;
+        for (unsigned i = 0; i < 4; ++i) start_ids[0][i] = start->vert[i].ia, start_ids[1][i] = start->vert[i].ib;
         mink_simd_epa(&q.pair, start, &e);
         if (e.status == MINK_OK || !q.have_cache) break;
         /* EPA lost its polytope to rounding after a warm start: a cache
@@ -367,12 +413,11 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
     }
     out->iterations += e.iterations;
     if (e.status != MINK_OK) out->status = e.status;
-    if (!checked && mink_double_near(e.depth, q.pair.scale)) {
-        /* a depth within rounding of 0: are the cores apart after all? */
-        double_closest(&q, &g.simplex, &d);
-        if (!d.overlap) return double_gap_answer(&q, &d, &g, cache, out);
+    if (mink_double_near(e.depth, q.pair.scale) && depth_in_double(&q, &e, start_bits, start_ids, &d)) {
+        mink_double_answer(&d, q.ra, q.rb, 0, out);
+    } else {
+        finish(&q, e.pa, e.pb, e.normal, -(e.depth + q.ra + q.rb), out);
     }
-    finish(&q, e.pa, e.pb, e.normal, -(e.depth + q.ra + q.rb), out);
     out->support_calls = q.pair.support_calls;
     remember(&q, cache, CACHE_OVERLAP, e.normal, &g.simplex);
     return out->status;

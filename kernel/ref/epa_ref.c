@@ -144,7 +144,9 @@ static int blow_up(epa_poly *P, ref_pair *pair, const ref_simplex *s, ref_epa_re
                                  v3_cross(v3_sub(P->vert[2].w, a), v3_sub(P->vert[3].w, a)));
         const float sc = pair->scale;
         if (fabsf(vol) > MINK_FLAT_VOLUME_REL * sc * sc * sc) return build_start(P) ? 1 : -1;
-        /* flat tetrahedron: keep the three points spanning the largest area */
+        /* small: flat only if its height (vol / |2 area|, largest face) is
+         * below the rounding of its points; else keep the three points
+         * spanning the largest area */
         unsigned drop = 0;
         float best = -1.0f;
         for (unsigned k = 0; k < 4; ++k) {
@@ -155,6 +157,8 @@ static int blow_up(epa_poly *P, ref_pair *pair, const ref_simplex *s, ref_epa_re
                 drop = k;
             }
         }
+        const float height_tol = MINK_TOUCH_REL * sc;
+        if (vol * vol > height_tol * height_tol * best) return build_start(P) ? 1 : -1;
         P->vert[drop] = P->vert[3];
         P->nv = 3;
     }
@@ -359,6 +363,9 @@ static void face_answer(const epa_poly *P, const epa_face *F, float tol, ref_epa
     out->pb = v3_add(v3_add(v3_scale(A->pb, u.x), v3_scale(B->pb, u.y)), v3_scale(C->pb, u.z));
     out->depth = F->d > 0.0f ? F->d : 0.0f;
     out->normal = v3_neg(F->n);
+    out->has_face = 1;
+    out->face_ia[0] = A->ia, out->face_ia[1] = B->ia, out->face_ia[2] = C->ia;
+    out->face_ib[0] = A->ib, out->face_ib[1] = B->ib, out->face_ib[2] = C->ib;
 }
 
 /* A drop of the closest distance by a few tolerances right after a face far
@@ -376,6 +383,7 @@ void mink_scalar_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *o
     epa_poly P;
     out->iterations = 0;
     out->status = MINK_OK;
+    out->has_face = 0;
     out->depth = 0.0f;
     out->normal = v3_make(1, 0, 0);
     mink_scalar_simplex_points(start, &out->pa, &out->pb);

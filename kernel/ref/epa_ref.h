@@ -13,6 +13,8 @@ typedef struct ref_epa_result {
     v3 pa, pb;           /* A's core point deepest in B, B's deepest in A (A frame) */
     unsigned iterations;
     mink_status status;  /* MINK_MAX_ITERATIONS: capacity or cap hit, best face   */
+    int has_face;        /* the answer is a polytope face's: its features         */
+    uint32_t face_ia[3], face_ib[3];
 } ref_epa_result;
 
 /* Runs EPA from GJK's terminal simplex (whose hull holds the origin up to the

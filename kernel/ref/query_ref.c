@@ -104,10 +104,25 @@ static void finish(const ref_query *q, v3 pa_core, v3 pb_core, v3 n, float dista
 
 /* Whether the float answer is too close to contact for float: an overlap
  * that only the touching band or a stall decided (no tetrahedron holds the
- * origin), or cores apart by less than MINK_DOUBLE_NEAR_REL S. dc: |v|. */
+ * origin), or cores near contact, or rounded shapes touching
+ * (mink_double_doubt). dc: |v|. */
 static int in_doubt(const ref_query *q, const ref_gjk_result *g, float dc)
 {
-    return g->overlap ? g->simplex.bits != 15u : mink_double_near(dc, q->pair.scale);
+    return g->overlap ? g->simplex.bits != 15u : mink_double_doubt(dc, q->ra + q->rb, q->pair.scale);
+}
+
+static uint32_t hull_support(const mink_shape *hull, const float d[3])
+{
+    return mink_scalar_support_local(hull, v3_make(d[0], d[1], d[2])).index;
+}
+
+/* An intersect's overlap (the cores within rA + rB, v not a tetrahedron's)
+ * that float cannot tell from a gap: |v| within the touching band of the
+ * margin (GJK stops at the first |v| below it). */
+static int intersect_in_doubt(const ref_query *q, v3 v)
+{
+    const float margin = q->ra + q->rb, near = MINK_TOUCH_REL * q->pair.scale;
+    return margin <= near || v3_len2(v) >= (margin - near) * (margin - near);
 }
 
 /* GJK in double from the float simplex's features. */
@@ -117,7 +132,7 @@ static void double_closest(const ref_query *q, const ref_simplex *s, mink_double
     unsigned n = 0;
     for (unsigned i = 0; i < 4; ++i)
         if (s->bits >> i & 1u) ia[n] = s->vert[i].ia, ib[n] = s->vert[i].ib, ++n;
-    mink_gjk_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, ia, ib, n, d);
+    mink_gjk_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, ia, ib, n, hull_support, d);
 }
 
 /* The double check's simplex in float (A frame), to start EPA from. */
@@ -175,6 +190,12 @@ int mink_ref_intersect_ex(const mink_shape *a, const mink_pose *pa,
     }
     ref_gjk_result g;
     run_gjk(&q, REF_GJK_INTERSECT, &g);
+    if (g.overlap && g.simplex.bits != 15u && intersect_in_doubt(&q, g.v)) {
+        /* within rounding of the margin: decided in double */
+        mink_double_closest d;
+        double_closest(&q, &g.simplex, &d);
+        g.overlap = !(d.distance > (double)margin);
+    }
     remember(&q, cache, g.overlap ? CACHE_OVERLAP : CACHE_SEPARATED, g.v, &g.simplex);
     if (info) {
         info->iterations = info->gjk_iterations = g.iterations;
@@ -259,6 +280,19 @@ static mink_status core_gap_answer(const ref_query *q, const ref_gjk_result *g, 
     return out->status;
 }
 
+/* A shallow depth in double: EPA's face if its plane bounds D, else EPA
+ * again in double from the tetrahedron EPA started from (also when float
+ * EPA found that tetrahedron flat). */
+static int depth_in_double(const ref_query *q, const ref_epa_result *e, unsigned start_bits, uint32_t start_ids[2][4],
+                           mink_double_closest *d)
+{
+    if (e->has_face &&
+        mink_face_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, e->face_ia, e->face_ib, hull_support, d))
+        return 1;
+    return start_bits == 15u &&
+           mink_epa_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, start_ids[0], start_ids[1], hull_support, d);
+}
+
 /* Cores apart by the double check: its answer. */
 static mink_status double_gap_answer(const ref_query *q, const mink_double_closest *d, const ref_gjk_result *g,
                                      mink_cache *cache, mink_result *out)
@@ -283,26 +317,30 @@ mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
     ref_gjk_result g;
     ref_epa_result e;
     mink_double_closest d;
-    int checked;
+    unsigned start_bits = 0;
+    uint32_t start_ids[2][4];
     for (;;) {
         run_gjk(&q, REF_GJK_DISTANCE, &g);
         out->iterations = out->gjk_iterations = g.iterations;
         out->status = g.status;
         const ref_simplex *start = &g.simplex;
         ref_simplex from_double;
-        checked = in_doubt(&q, &g, g.overlap ? 0.0f : v3_len(g.v));
+        const int checked = in_doubt(&q, &g, g.overlap ? 0.0f : v3_len(g.v));
         if (checked) {
             double_closest(&q, &g.simplex, &d);
             if (!d.overlap) return double_gap_answer(&q, &d, &g, cache, out);
-            if (!g.overlap) {
-                /* float rounding made a gap of an overlap: EPA from the
-                 * double's simplex */
+            if (!g.overlap || d.bits == 15u) {
+                /* float rounding made a gap of an overlap, or stalled short
+                 * of a tetrahedron around the origin: EPA from the double's
+                 * simplex (it holds the origin, or touches it) */
                 simplex_of_double(&q, &d, &from_double);
                 start = &from_double;
             }
         } else if (!g.overlap) {
             return core_gap_answer(&q, &g, cache, out);
         }
+        start_bits = start->bits;
+        for (unsigned i = 0; i < 4; ++i) start_ids[0][i] = start->vert[i].ia, start_ids[1][i] = start->vert[i].ib;
         mink_scalar_epa(&q.pair, start, &e);
         if (e.status == MINK_OK || !q.have_cache) break;
         /* EPA lost its polytope to rounding after a warm start: a cache
@@ -312,12 +350,11 @@ mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
     }
     out->iterations += e.iterations;
     if (e.status != MINK_OK) out->status = e.status;
-    if (!checked && mink_double_near(e.depth, q.pair.scale)) {
-        /* a depth within rounding of 0: are the cores apart after all? */
-        double_closest(&q, &g.simplex, &d);
-        if (!d.overlap) return double_gap_answer(&q, &d, &g, cache, out);
+    if (mink_double_near(e.depth, q.pair.scale) && depth_in_double(&q, &e, start_bits, start_ids, &d)) {
+        mink_double_answer(&d, q.ra, q.rb, 0, out);
+    } else {
+        finish(&q, e.pa, e.pb, e.normal, -(e.depth + q.ra + q.rb), out);
     }
-    finish(&q, e.pa, e.pb, e.normal, -(e.depth + q.ra + q.rb), out);
     out->support_calls = q.pair.support_calls;
     remember(&q, cache, CACHE_OVERLAP, e.normal, &g.simplex);
     return out->status;
