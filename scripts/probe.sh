@@ -4,11 +4,18 @@
 # precision: no GJK, no EPA), checked through mink-cases for both kernels,
 # every query, with and without a cache. Catches what the shared case files'
 # distributions do not reach (flat, needle and lattice hulls, rounded hulls,
-# sizes 1e-2 to 1e2, far offsets).
+# sizes 1e-2 to 1e2, far offsets). Per seed also the scenes an engine sees
+# (probe_oracle.py --scenes: small shapes resting on, near or slightly into
+# ground slabs 20-1000 m across; planks and plates of aspect 50-1000; needles;
+# size ratios to 1e4; pairs up to 5e4 from the origin), checked with FORMAT.md's
+# local tolerance (mink-cases --tol local: tol from the smaller shape's size and
+# the float resolution of the coordinates, not from the largest coordinate).
 #
-# Usage: scripts/probe.sh [--seeds "1 2 3"] [--count N] [--build DIR | --simd W]
+# Usage: scripts/probe.sh [--seeds "1 2 3"] [--count N] [--scene-count N] [--build DIR | --simd W]
 #   --seeds  oracle seeds (default 1 2 3; fixed, so a run is reproducible)
 #   --count  cases per seed (default 2000)
+#   --scene-count  scene cases per seed, spread evenly over the five scene
+#            distributions (default 300; 0 skips them)
 #   --build  a configured build tree holding bench/mink-cases (default
 #            build/test, as scripts/test.sh leaves it; configured if absent)
 #   --simd   the SIMD backend W (sse41, avx2, ...) in a tree of its own,
@@ -19,12 +26,16 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seeds="1 2 3"
 count=2000
+scene_count=300
 build="$root/build/test"
 simd=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --seeds) seeds=${2:?}; shift ;;
     --count) count=${2:?}; shift ;;
+    --scene-count)
+      scene_count=${2:?}; shift
+      case "$scene_count" in '' | *[!0-9]*) echo "probe: --scene-count wants a count, not $scene_count" >&2; exit 2 ;; esac ;;
     --build) build=${2:?}; shift ;;
     --simd) simd=${2:?}; build="$root/build/probe-$simd"; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -47,30 +58,43 @@ cases="$build/bench/mink-cases"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
-for seed in $seeds; do
-  file="$tmp/probe-$seed.cases"
-  "$py" "$root/scripts/probe_oracle.py" "$seed" "$file" "$count" || exit 2
+# check SET FILE KEEP [--tol local]: every kernel, query and cache mode; a failing
+# file is kept in the build tree as KEEP
+check() {
+  local set=$1 file=$2 keep=$3 kernel query cache summary
+  shift 3
   for kernel in ref simd; do
     for query in distance penetration intersect; do
       for cache in "" --cache; do
         # check exits 1 on a failed case: the summary line says so below
-        summary=$("$cases" check "$file" --kernel "$kernel" --query "$query" $cache | tail -n 1) || true
-        printf 'probe: seed %s %-4s %-11s %-7s %s\n' "$seed" "$kernel" "$query" "${cache:-cold}" "$summary"
+        summary=$("$cases" check "$file" --kernel "$kernel" --query "$query" $cache "$@" | tail -n 1) || true
+        printf 'probe: %s %s %-4s %-11s %-7s %s\n' "$set" "$seed" "$kernel" "$query" "${cache:-cold}" "$summary"
         case "$summary" in
           *" 0 failed") ;;
           *)
             failed=1
-            cp "$file" "$build/probe-$seed.cases"
-            { "$cases" check "$file" --kernel "$kernel" --query "$query" $cache --verbose || true; } |
+            cp "$file" "$build/$keep"
+            { "$cases" check "$file" --kernel "$kernel" --query "$query" $cache "$@" --verbose || true; } |
               grep FAIL | head -n 5 | sed 's/^/  /' || true
             ;;
         esac
       done
     done
   done
+}
+for seed in $seeds; do
+  file="$tmp/probe-$seed.cases"
+  "$py" "$root/scripts/probe_oracle.py" "$seed" "$file" "$count" || exit 2
+  check seed "$file" "probe-$seed.cases"
+  if [ "$scene_count" -gt 0 ]; then
+    file="$tmp/scenes-$seed.cases"
+    "$py" "$root/scripts/probe_oracle.py" --scenes "$seed" "$file" "$scene_count" || exit 2
+    check scenes "$file" "probe-scenes-$seed.cases" --tol local
+  fi
 done
 if [ "$failed" = 1 ]; then
-  echo "probe: FAILED; failing seeds' case files kept in $build/ (rerun: $cases check FILE --kernel K --query Q --verbose)" >&2
+  echo "probe: FAILED; failing seeds' case files kept in $build/ (rerun: $cases check FILE --kernel K --query Q --verbose;" \
+    "add --tol local for probe-scenes-*.cases)" >&2
   exit 1
 fi
-echo "probe: all seeds pass ($seeds; $count cases each)"
+echo "probe: all seeds pass ($seeds; $count cases and $scene_count scene cases each)"

@@ -17,7 +17,36 @@ difference of the cores, D = B - A:
 then the radii are applied. Cases in the touching band (|answer| < 1e-3 L,
 either kind accepted) and beyond MINK_MAX_MAGNITUDE are left out.
 
-Usage: probe_oracle.py SEED OUT.cases [COUNT]   (needs python3-scipy)
+--scenes writes what an engine's narrowphase sees instead, for FORMAT.md's
+local tolerance (mink-cases check FILE --tol local): COUNT cases (default
+300), the five distributions in turn, each pair at a controlled signed gap
+from contact (touching, within the touching band, up to 2x the contact scale
+apart, up to half of it into each other), A and B swapped half the time:
+
+  ground  a box, polygon prism (flat top) or terrain hull (tilted top facets)
+          slab 20-1000 m across, 0.1-4 m thick, level, turned or tilted up
+          to 0.5 rad, with a shape 1-20 cm across on, near or slightly into
+          its top face (80 %), rim edge or corner; a third resting flat;
+  plank   planks and plates (box or prism, longest side over thinnest
+          50-1000, 0.2-10 m long) stacked, crossed or at random on another,
+          a small shape or a block;
+  needle  capsules and hulls 0.1-10 m long, length over thickness 50-1000,
+          poking into, lying on or crossing another needle, a plank, a
+          sphere or a block (gaps at the needle's thickness half the time);
+  ratio   a shape 10 to 1e4 times smaller than its partner (2-1000 m
+          across), on a face, edge or vertex of it;
+  far     pairs from the above (slabs to 200 m) or of shapes 0.1-10 m
+          across, moved up to 5e4 from the origin (half of them along a
+          random direction, 1e3 to 5e4 out).
+
+Every input number written is a float, so the answer is exact for what the kernel
+reads; touching pairs are kept (FORMAT.md writes exact touching as pen 0).
+Sphere and capsule pairs (a flat Minkowski difference) are answered from the
+closest points of their core segments.
+
+Usage: probe_oracle.py SEED OUT.cases [COUNT]   (COUNT default 1000)
+       probe_oracle.py --scenes [--only ground,plank,needle,ratio,far] SEED OUT.cases [COUNT]
+(needs python3-scipy)
 """
 import math
 import sys
@@ -127,9 +156,544 @@ def answer(core_a, ra, pose_a, core_b, rb, pose_b):
     return ("sep", gap, normal, scale) if gap > 0 else ("pen", -gap, normal, scale)
 
 
-def main():
-    seed, path = int(sys.argv[1]), sys.argv[2]
-    count = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
+# ------------------------------------------------------------------ scenes
+#
+# What an engine's narrowphase sees (FORMAT.md, "Local tolerance"): small shapes on
+# big ground slabs, planks and plates, needles, size ratios to 1e4, pairs far from
+# the origin. Every number written is a float (what the kernel reads), so the exact
+# answer is the answer for the kernel's own input. Touching pairs are kept: resting
+# contact is what these scenes are about (the local rule accepts either kind there
+# and checks the signed distance).
+
+SCENES = ("ground", "plank", "needle", "ratio", "far")
+FAR = 5e4  # the far offsets: pairs up to this far from the origin
+AXES = np.eye(3)
+
+
+def f32(x):
+    """x rounded to float (as doubles: what the kernel reads, exactly)."""
+    return np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)
+
+
+def text_of(values):
+    return " ".join(repr(float(v)) for v in np.ravel(values))
+
+
+class Shape:
+    """A case-file shape with float parameters, its local core points and radius."""
+
+    def __init__(self, name, kind, radius, half=None, points=None):
+        self.name, self.kind, self.radius = name, kind, float(f32(radius))
+        if kind == "sphere":
+            self.params, self.core = "", np.zeros((1, 3))
+        elif kind == "capsule":
+            h = float(f32(half))
+            self.params, self.core = repr(h), np.array([[0.0, -h, 0.0], [0.0, h, 0.0]])
+        elif kind == "box":
+            h = f32(half)
+            self.params = text_of(h)
+            self.core = np.array([[sx * h[0], sy * h[1], sz * h[2]]
+                                  for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+        else:
+            self.core = f32(points).reshape(-1, 3)
+            self.params = "%d %s" % (len(self.core), text_of(self.core))
+
+    def text(self):
+        return " ".join(t for t in (self.kind, repr(self.radius), self.params) if t)
+
+    def size(self):
+        """FORMAT.md's l: largest |local core coordinate| plus the radius."""
+        return float(np.abs(self.core).max()) + self.radius
+
+
+def unit(v):
+    return v / np.linalg.norm(v)
+
+
+def random_unit(rng):
+    return unit(rng.normal(size=3))
+
+
+def perpendicular(rng, u):
+    """A random unit vector perpendicular to the unit vector u."""
+    v = rng.normal(size=3)
+    return unit(v - (v @ u) * u)
+
+
+def quat_mul(a, b):
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return np.array([aw * bw - ax * bx - ay * by - az * bz, aw * bx + ax * bw + ay * bz - az * by,
+                     aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw])
+
+
+def quat_axis_angle(axis, angle):
+    return np.concatenate([[math.cos(angle / 2)], math.sin(angle / 2) * unit(np.asarray(axis, float))])
+
+
+def random_quat(rng):
+    return unit(rng.normal(size=4))
+
+
+def quat_between(a, b):
+    """The shortest-arc rotation taking unit vector a to unit vector b."""
+    c = a @ b
+    if c < -1 + 1e-12:  # opposite: half a turn about any perpendicular axis
+        axis = np.cross(a, AXES[int(np.argmin(np.abs(a)))])
+        return np.concatenate([[0.0], unit(axis)])
+    return unit(np.concatenate([[1 + c], np.cross(a, b)]))
+
+
+def aligned(rng, axis, target, tilt):
+    """A rotation taking the local unit `axis` to `target`, spun about target at
+    random, then tilted by `tilt` rad about a random perpendicular."""
+    q = quat_mul(quat_axis_angle(target, rng.uniform(0, 2 * math.pi)), quat_between(axis, target))
+    return quat_mul(quat_axis_angle(perpendicular(rng, target), tilt), q) if tilt else q
+
+
+def small_tilt(rng):
+    """Half the time exactly aligned, else off by 1e-4 to 0.1 rad."""
+    return 0.0 if rng.uniform() < 0.5 else 10 ** rng.uniform(-4, -1)
+
+
+def world_core(shape, p, q):
+    return shape.core @ rotation(unit(q)).T + p
+
+
+def random_gap(rng, l):
+    """Signed gap for a contact of scale l: touching, within the touching band,
+    just apart, slightly into."""
+    v = rng.uniform()
+    if v < 0.2:
+        return 0.0
+    if v < 0.4:
+        return l * 10 ** rng.uniform(-6, -3) * rng.choice([-1.0, 1.0])
+    if v < 0.7:
+        return l * 10 ** rng.uniform(-3, 0.3)
+    return -l * 10 ** rng.uniform(-3, -0.3)
+
+
+def contact_on(rng, shape, p, q, mode, want=None):
+    """A point c on shape's core surface (world) and a unit outward normal u there.
+    mode face: in a facet (area-weighted); edge: on an edge between two facets, u
+    between their normals; vertex: the support point along a random u.
+    want(u) selects the facets (the first of an edge's two) or vertex directions."""
+    w = world_core(shape, p, q)
+    hull = None
+    if mode != "vertex" and len(w) >= 4:
+        try:
+            hull = ConvexHull(w)
+        except Exception:  # a flat core: vertex contacts only
+            hull = None
+    if hull is not None:
+        normals = hull.equations[:, :3]
+        ok = np.array([want is None or bool(want(n)) for n in normals])
+        tri = w[hull.simplices]
+        if mode == "face":
+            area = 0.5 * np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1) * ok
+            if area.sum() > 0:
+                k = int(rng.choice(len(area), p=area / area.sum()))
+                return rng.dirichlet([1, 1, 1]) @ tri[k], normals[k]
+        else:
+            edges = [(i, j, k) for i in np.flatnonzero(ok) for k, j in enumerate(hull.neighbors[i])
+                     if normals[i] @ normals[j] < 1 - 1e-9]
+            if edges:
+                i, j, k = edges[int(rng.integers(len(edges)))]
+                ends = [v for m, v in enumerate(hull.simplices[i]) if m != k]
+                t = rng.uniform()
+                return w[ends[0]] + t * (w[ends[1]] - w[ends[0]]), unit(t * normals[i] + (1 - t) * normals[j])
+    for _ in range(1000):
+        u = random_unit(rng)
+        if want is None or want(u):
+            break
+    return w[int(np.argmax(w @ u))], u
+
+
+def place(shape, q, c, u, gap, r_other):
+    """The position of `shape` (rotation q) whose lowest point along u lies gap
+    beyond c's rounded surface (radius r_other): a separation of exactly gap along u."""
+    low = (shape.core @ rotation(unit(q)).T @ u).min() - shape.radius
+    return c + u * (r_other + gap - low)
+
+
+def random_mode(rng, face, edge):
+    v = rng.uniform()
+    return "face" if v < face else "edge" if v < face + edge else "vertex"
+
+
+def small_shape(rng, l):
+    """Sphere, capsule, box or hull (some rounded) of size l."""
+    u = rng.uniform()
+    r = l * rng.uniform(0.05, 0.5) if rng.uniform() < 0.25 else 0.0
+    if u < 0.15:
+        return Shape("sphere", "sphere", l)
+    if u < 0.3:
+        rc = l * rng.uniform(0.1, 0.6)
+        return Shape("capsule", "capsule", rc, half=l - rc)
+    c = l - r
+    if u < 0.55:
+        h = c * rng.uniform(0.2, 1, 3)
+        h[rng.integers(3)] = c
+        return Shape("box", "box", r, half=h)
+    kind = str(rng.choice(["sphere", "cube", "aniso", "lattice"]))
+    p = hull_points(rng, kind, int(rng.choice([4, 5, 8, 12, 20, 32, 64])), 1.0)
+    m = np.abs(p).max()
+    if m == 0:
+        p, m = np.eye(3), 1.0
+    return Shape("h" + kind, "hull", r, points=p * (c / m))
+
+
+def slab(rng, lo=10.0, hi=500.0):
+    """A ground slab lo*2 to hi*2 across, 0.1 to 4 m thick (at most 1/20 of its
+    width): a box, a polygon prism (flat top) or a terrain hull (tilted top facets)."""
+    hx, hz = 10 ** rng.uniform(math.log10(lo), math.log10(hi), 2)
+    hy = min(10 ** rng.uniform(-1.3, 0.3), 0.05 * min(hx, hz))
+    v = rng.uniform()
+    if v < 0.5:
+        return Shape("box", "box", 0.0, half=[hx, hy, hz])
+    if v < 0.75:
+        a = np.sort(rng.uniform(0, 2 * math.pi, int(rng.integers(3, 13))))
+        ring = np.stack([hx * np.cos(a), hz * np.sin(a)], axis=1)
+        pts = [[x, s * hy, z] for s in (-1, 1) for x, z in ring]
+        return Shape("prism", "hull", 0.0, points=pts)
+    pts = rng.uniform(-1, 1, (int(rng.integers(12, 49)), 3)) * [hx, hy, hz]
+    return Shape("terrain", "hull", 0.0, points=pts)
+
+
+def plank_shape(rng, length):
+    """A plank (one long side) or plate (two), longest side over thinnest 50 to
+    1000; box or polygon prism, some rounded. Returns the shape and its thin axis."""
+    aspect = 10 ** rng.uniform(math.log10(50), 3)
+    t = length / aspect
+    plate = rng.uniform() < 0.5
+    w = length * rng.uniform(0.3, 1) if plate else t * 10 ** rng.uniform(0, math.log10(aspect) / 2)
+    order = rng.permutation(3)  # order[0] long, order[1] wide, order[2] thin
+    r = t * rng.uniform(0.1, 0.5) if rng.uniform() < 0.25 else 0.0
+    half = np.zeros(3)
+    half[order] = [length - r, w - r, t - r]
+    name = "plate" if plate else "plank"
+    if rng.uniform() < 0.6:
+        return Shape(name, "box", r, half=half), int(order[2])
+    a = np.sort(rng.uniform(0, 2 * math.pi, int(rng.integers(4, 13))))
+    pts = np.zeros((2 * len(a), 3))
+    pts[:, order[0]] = np.tile(half[order[0]] * np.cos(a), 2)
+    pts[:, order[1]] = np.tile(half[order[1]] * np.sin(a), 2)
+    pts[:, order[2]] = np.repeat([-half[order[2]], half[order[2]]], len(a))
+    return Shape("h" + name, "hull", r, points=pts), int(order[2])
+
+
+def needle_shape(rng, length):
+    """A capsule or hull (prism, spike or random points) length/thickness 50 to
+    1000. Returns the shape, its axis and its thickness."""
+    aspect = 10 ** rng.uniform(math.log10(50), 3)
+    t = length / aspect
+    if rng.uniform() < 0.4:
+        return Shape("needle", "capsule", t, half=length - t), 1, t
+    axis = int(rng.integers(3))
+    others = [k for k in range(3) if k != axis]
+    v = rng.uniform()
+    if v < 0.7:  # a prism, or a spike (one end a point)
+        a = np.sort(rng.uniform(0, 2 * math.pi, int(rng.integers(3, 9))))
+        ring = np.zeros((len(a), 3))
+        ring[:, others[0]], ring[:, others[1]] = t * np.cos(a), t * np.sin(a)
+        top = ring.copy()
+        top[:, axis] = length
+        bottom = ring.copy()
+        bottom[:, axis] = -length
+        if v < 0.35:
+            bottom = np.zeros((1, 3))
+            bottom[0, axis] = -length
+        return Shape("hneedle", "hull", 0.0, points=np.concatenate([top, bottom])), axis, t
+    pts = rng.uniform(-1, 1, (int(rng.integers(6, 33)), 3)) * t
+    pts[:, axis] *= length / t
+    return Shape("hneedle", "hull", 0.0, points=pts), axis, t
+
+
+def block_shape(rng, size):
+    """A box, hull, capsule or sphere of size `size` (a big partner), some rounded."""
+    v = rng.uniform()
+    r = size * rng.uniform(0.01, 0.2) if rng.uniform() < 0.15 else 0.0
+    c = size - r
+    if v < 0.35:
+        h = c * rng.uniform(0.2, 1, 3)
+        h[rng.integers(3)] = c
+        return Shape("box", "box", r, half=h)
+    if v < 0.8:
+        kind = str(rng.choice(["sphere", "cube", "aniso", "lattice"]))
+        p = hull_points(rng, kind, int(rng.choice([8, 16, 32, 64, 100])), 1.0)
+        m = np.abs(p).max()
+        if m == 0:
+            p, m = np.eye(3), 1.0
+        return Shape("h" + kind, "hull", r, points=p * (c / m))
+    if v < 0.9:
+        rc = size * rng.uniform(0.1, 0.5)
+        return Shape("capsule", "capsule", rc, half=size - rc)
+    return Shape("sphere", "sphere", size)
+
+
+def scene_ground(rng, spread=300.0, hi=500.0):
+    """A small shape (1 to 20 cm) on, near or slightly into a ground slab."""
+    a = slab(rng, hi=hi)
+    v = rng.uniform()
+    yaw = quat_axis_angle(AXES[1], rng.uniform(0, 2 * math.pi))
+    if v < 0.5:
+        qa = np.array([1.0, 0, 0, 0])
+    elif v < 0.75:
+        qa = yaw
+    else:  # tilted up to 0.5 rad
+        qa = quat_mul(quat_axis_angle(perpendicular(rng, AXES[1]), rng.uniform(0, 0.5)), yaw)
+    pa = np.array([rng.uniform(-spread, spread), rng.uniform(-20, 5), rng.uniform(-spread, spread)])
+    up = rotation(qa) @ AXES[1]
+    b = small_shape(rng, 10 ** rng.uniform(math.log10(0.005), -1))
+    c, u = contact_on(rng, a, pa, qa, random_mode(rng, 0.8, 0.1), want=lambda n: n @ up > 0.5)
+    if rng.uniform() < 0.35:  # resting on a face (of a box: flat on the ground)
+        qb = aligned(rng, AXES[rng.integers(3)] * rng.choice([-1, 1]), -u, small_tilt(rng))
+    else:
+        qb = random_quat(rng)
+    pb = place(b, qb, c, u, random_gap(rng, b.size()), a.radius)
+    return "ground-" + a.name, a, pa, qa, b, pb, qb
+
+
+def scene_plank(rng):
+    """Planks and plates (aspect 50 to 1000, 0.2 to 10 m long) against another
+    (stacked, crossed or at random), a small shape or a block."""
+    length = 10 ** rng.uniform(-1, 0.7)
+    a, _ = plank_shape(rng, length)
+    pa, qa = rng.uniform(-5, 5, 3), random_quat(rng)
+    v = rng.uniform()
+    thin_b = None
+    if v < 0.5:
+        b, thin_b = plank_shape(rng, length * 10 ** rng.uniform(-0.5, 0.5))
+        variant = "plank"
+    elif v < 0.75:
+        b, variant = small_shape(rng, length * 10 ** rng.uniform(-2.5, -0.5)), "small"
+    else:
+        b, variant = block_shape(rng, length * 10 ** rng.uniform(-1, 0)), "block"
+    c, u = contact_on(rng, a, pa, qa, random_mode(rng, 0.6, 0.2))
+    if thin_b is not None and rng.uniform() < 0.6:  # flat on it: stacked or crossed
+        qb = aligned(rng, AXES[thin_b] * rng.choice([-1, 1]), -u, small_tilt(rng))
+    else:
+        qb = random_quat(rng)
+    thin = min(2 * np.abs(a.core).max(axis=0).min(), 2 * np.abs(b.core).max(axis=0).min()) + a.radius + b.radius
+    scale = min(a.size(), b.size()) if rng.uniform() < 0.5 else max(thin, 1e-3 * length)
+    pb = place(b, qb, c, u, random_gap(rng, scale), a.radius)
+    return "plank-" + variant, a, pa, qa, b, pb, qb
+
+
+def scene_needle(rng):
+    """Needles (capsules or hulls, 0.1 to 10 m long, aspect 50 to 1000) poking
+    into, lying on or crossing another needle, a plank, a sphere or a block."""
+    length = 10 ** rng.uniform(-1.3, 0.7)
+    nd, axis, t = needle_shape(rng, length)
+    v = rng.uniform()
+    if v < 0.3:
+        a, variant = needle_shape(rng, length * 10 ** rng.uniform(-0.5, 0.5))[0], "needle"
+    elif v < 0.5:
+        a, variant = plank_shape(rng, length * 10 ** rng.uniform(-0.3, 1))[0], "plank"
+    elif v < 0.65:
+        a, variant = Shape("sphere", "sphere", length * 10 ** rng.uniform(-1.5, 0.5)), "sphere"
+    else:
+        a, variant = block_shape(rng, length * 10 ** rng.uniform(-1.5, 0.7)), "block"
+    pa, qa = rng.uniform(-5, 5, 3), random_quat(rng)
+    c, u = contact_on(rng, a, pa, qa, random_mode(rng, 0.5, 0.25))
+    v = rng.uniform()
+    if v < 0.35:  # poking: the needle's axis along u
+        qn = aligned(rng, AXES[axis] * rng.choice([-1, 1]), u, small_tilt(rng))
+    elif v < 0.7:  # lying: the axis across u
+        qn = aligned(rng, AXES[axis], perpendicular(rng, u), small_tilt(rng))
+    else:
+        qn = random_quat(rng)
+    scale = min(a.size(), nd.size()) if rng.uniform() < 0.5 else t
+    pn = place(nd, qn, c, u, random_gap(rng, scale), a.radius)
+    return "needle-" + variant, a, pa, qa, nd, pn, qn
+
+
+def scene_ratio(rng, hi=500.0):
+    """A small shape 10 to 1e4 times smaller than its partner (1 to 1000 across)."""
+    big_size = 10 ** rng.uniform(0, math.log10(hi))
+    a = block_shape(rng, big_size)
+    b = small_shape(rng, big_size / 10 ** rng.uniform(1, 4))
+    pa, qa = rng.uniform(-1, 1, 3) * big_size, random_quat(rng)
+    c, u = contact_on(rng, a, pa, qa, random_mode(rng, 0.5, 0.25))
+    if rng.uniform() < 0.25:
+        qb = aligned(rng, AXES[rng.integers(3)] * rng.choice([-1, 1]), -u, small_tilt(rng))
+    else:
+        qb = random_quat(rng)
+    pb = place(b, qb, c, u, random_gap(rng, b.size()), a.radius)
+    return "ratio-" + a.kind, a, pa, qa, b, pb, qb
+
+
+def scene_pair(rng):
+    """Two shapes 0.1 to 10 m across near contact (for far offsets)."""
+    a = block_shape(rng, 10 ** rng.uniform(-1.3, 0.7))
+    b = small_shape(rng, 10 ** rng.uniform(-1.3, 0.7))
+    pa, qa = np.zeros(3), random_quat(rng)
+    c, u = contact_on(rng, a, pa, qa, random_mode(rng, 0.5, 0.25))
+    qb = random_quat(rng)
+    return "pair", a, pa, qa, b, place(b, qb, c, u, random_gap(rng, min(a.size(), b.size())), a.radius), qb
+
+
+def scene_far(rng):
+    """A pair from the other distributions (slabs to 200 m, partners to 100 m) or
+    two shapes 0.1 to 10 m across, moved up to 5e4 from the origin."""
+    v = rng.uniform()
+    if v < 0.25:
+        scene = scene_ground(rng, spread=0.0, hi=100.0)
+    elif v < 0.45:
+        scene = scene_plank(rng)
+    elif v < 0.65:
+        scene = scene_needle(rng)
+    elif v < 0.8:
+        scene = scene_ratio(rng, hi=50.0)
+    else:
+        scene = scene_pair(rng)
+    name, a, pa, qa, b, pb, qb = scene
+    reach = max(a.size(), b.size()) + np.abs(pb - pa).max()
+    if rng.uniform() < 0.5:  # anywhere in the cube
+        off = rng.uniform(-1, 1, 3) * (FAR - reach)
+    else:  # along a random direction, 1e3 to 5e4 out
+        off = random_unit(rng) * 10 ** rng.uniform(3, math.log10(FAR))
+        off *= min(1.0, (FAR - reach) / np.abs(off).max())
+    return "far-" + name.split("-")[0], a, off, qa, b, pb - pa + off, qb
+
+
+def segment_closest(p1, q1, p2, q2):
+    """Closest points of segments p1q1 and p2q2 (either may be a point): the best
+    of the four endpoint-to-segment pairs and, when not parallel, the interior
+    solution (well conditioned where it is the answer)."""
+    def onto(x, p, q):
+        d = q - p
+        dd = d @ d
+        return p if dd == 0 else p + min(1.0, max(0.0, (x - p) @ d / dd)) * d
+
+    cands = [(p1, onto(p1, p2, q2)), (q1, onto(q1, p2, q2)), (onto(p2, p1, q1), p2), (onto(q2, p1, q1), q2)]
+    d1, d2, r = q1 - p1, q2 - p2, p1 - p2
+    a, b, e, c, f = d1 @ d1, d1 @ d2, d2 @ d2, d1 @ r, d2 @ r
+    den = a * e - b * b
+    if den > 1e-12 * a * e:
+        s, t = (b * f - c * e) / den, (a * f - b * c) / den
+        if 0 < s < 1 and 0 < t < 1:
+            cands.append((p1 + s * d1, p2 + t * d2))
+    return min(cands, key=lambda ab: np.linalg.norm(ab[1] - ab[0]))
+
+
+def closest_to_origin(points, hull):
+    """The point of conv(points) (hull: their qhull hull, the origin outside it)
+    closest to the origin, and the unit normal towards it. The candidates: the
+    origin's projection onto each facet plane it is in front of, when inside
+    that facet (a sign test per edge), and the clamped closest point of every
+    hull edge. Unlike barycentric region tests (differences of products of edge
+    lengths), this stays exact to rounding on the sliver facets that shapes 1e4
+    apart in size give the Minkowski difference."""
+    tri = points[hull.simplices]
+    normals, offsets = hull.equations[:, :3], hull.equations[:, 3]
+    best, normal = math.inf, None
+    front = np.flatnonzero(offsets > 0)
+    if len(front):
+        x = -offsets[front, None] * normals[front]
+        t = tri[front]
+        side = [np.einsum("ij,ij->i", np.cross(t[:, (k + 1) % 3] - t[:, k], x - t[:, k]), normals[front])
+                for k in range(3)]
+        turn = np.einsum("ij,ij->i", np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0]), normals[front])
+        inside = np.all([sd * np.sign(turn) >= 0 for sd in side], axis=0)
+        if inside.any():
+            k = int(np.argmin(np.where(inside, offsets[front], np.inf)))
+            best, normal = offsets[front][k], -normals[front][k]  # the closest point is x[k]
+    edges = np.unique(np.sort(np.concatenate([hull.simplices[:, [0, 1]], hull.simplices[:, [1, 2]],
+                                              hull.simplices[:, [2, 0]]]), axis=1), axis=0)
+    a, b = points[edges[:, 0]], points[edges[:, 1]]
+    d = b - a
+    dd = np.einsum("ij,ij->i", d, d)
+    t = np.clip(np.divide(-np.einsum("ij,ij->i", a, d), dd, out=np.zeros_like(dd), where=dd > 0), 0, 1)
+    c = a + t[:, None] * d
+    dist = np.linalg.norm(c, axis=1)
+    k = int(np.argmin(dist))
+    if dist[k] < best:
+        best, normal = dist[k], c[k] / dist[k] if dist[k] > 0 else np.zeros(3)
+    return best, normal
+
+
+def scene_answer(a, pose_a, b, pose_b):
+    """(kind, value, normal) for A and B at their float poses: qhull on the
+    Minkowski difference of the cores (depth from the facets when it holds the
+    origin, else the closest point), or closest points of the cores for sphere
+    and capsule pairs (their difference is flat: a point, segment or
+    parallelogram). Radii applied last."""
+    wa, wb = world_core(a, pose_a[:3], pose_a[3:]), world_core(b, pose_b[:3], pose_b[3:])
+    radius = a.radius + b.radius
+    if len(wa) <= 2 and len(wb) <= 2:
+        ca, cb = segment_closest(wa[0], wa[-1], wb[0], wb[-1])
+        dist = np.linalg.norm(cb - ca)
+        n = (cb - ca) / dist if dist > 0 else np.zeros(3)  # crossing cores: +-n both escape
+    else:
+        d = (wb[:, None, :] - wa[None, :, :]).reshape(-1, 3)
+        try:
+            hull = ConvexHull(d)
+        except Exception:  # a flat difference: not probed
+            return None
+        offset = hull.equations[:, 3]
+        if offset.max() < 0:  # the origin inside: the cores overlap
+            scale = max(1.0, np.abs(wa).max() + a.radius, np.abs(wb).max() + b.radius)
+            k = int(np.argmax(offset))
+            n = -hull.equations[k, :3]
+            near = np.flatnonzero(offset >= offset[k] - 1e-7 * scale)
+            if any(hull.equations[j, :3] @ hull.equations[k, :3] < 1 - 1e-9 for j in near):
+                n = np.zeros(3)  # another escape direction as shallow: a tie
+            return "pen", -offset[k] + radius, n
+        dist, n = closest_to_origin(d, hull)
+    gap = dist - radius
+    return ("sep", gap, n) if gap > 0 else ("pen", -gap, n)
+
+
+def local_tolerance(a, pose_a, b, pose_b):
+    """FORMAT.md's local rule: (tol, near)."""
+    l = min(a.size(), b.size())
+    m = max(np.abs(world_core(a, pose_a[:3], pose_a[3:])).max() + a.radius,
+            np.abs(world_core(b, pose_b[:3], pose_b[3:])).max() + b.radius)
+    tol = max(1e-4 * l, 16 * 2.0 ** -24 * m)
+    return tol, max(1e-3 * l, 2 * tol)
+
+
+def write_scenes(seed, path, count, names):
+    """count cases, the distributions `names` in turn; returns per-distribution stats."""
+    make = {"ground": scene_ground, "plank": scene_plank, "needle": scene_needle, "ratio": scene_ratio,
+            "far": scene_far}
+    rng = np.random.default_rng([seed, 0x5CE5])  # a stream of its own: the probes' stay as they were
+    stats = {n: [0, 0, 0, 0] for n in names}  # cases, sep, pen, near-touching
+    lines = []
+    tries = 0
+    while len(lines) < count and tries < 50 * max(count, 1):
+        dist = names[len(lines) % len(names)]
+        tries += 1
+        group, a, pa, qa, b, pb, qb = make[dist](rng)
+        if rng.uniform() < 0.5:
+            a, pa, qa, b, pb, qb = b, pb, qb, a, pa, qa
+        pose_a, pose_b = f32(np.concatenate([pa, qa])), f32(np.concatenate([pb, qb]))
+        big = max(np.abs(pose_a[:3]).max() + a.size(), np.abs(pose_b[:3]).max() + b.size())
+        if big > 0.9 * MAX_MAGNITUDE or min(a.size(), b.size()) <= 0:
+            continue
+        res = scene_answer(a, pose_a, b, pose_b)
+        if res is None:
+            continue
+        kind, value, n = res
+        if value == 0:
+            kind, n = "pen", np.zeros(3)  # exactly touching: FORMAT.md's pen 0
+        s = stats[dist]
+        s[0] += 1
+        s[1 if kind == "sep" else 2] += 1
+        s[3] += value < local_tolerance(a, pose_a, b, pose_b)[1]
+        lines.append("%s.%05d %s %s %s %s %s %r %s\n" % (group, len(lines), a.text(), text_of(pose_a), b.text(),
+                                                        text_of(pose_b), kind, float(value), text_of(n)))
+    with open(path, "w") as out:
+        out.write("# scene probes, format v1: scripts/probe_oracle.py --scenes %d (exact: qhull Minkowski difference,\n"
+                  "# segment closest points for sphere/capsule pairs); check with mink-cases --tol local\n" % seed)
+        for name in names:
+            out.write("# %-6s %4d cases: sep %d, pen %d, near-touching (local rule) %d\n" % (name, *stats[name]))
+        out.writelines(lines)
+    return stats
+
+
+def write_probes(seed, path, count):
     rng = np.random.default_rng(seed)
     written = tries = 0
     with open(path, "w") as out:
@@ -157,7 +721,35 @@ def main():
             out.write("%s-%s.%05d %s %s %s %s %s %r %r %r %r\n" % (name_a, name_b, written, text_a, pose_text[0], text_b,
                                                                   pose_text[1], kind, float(value), *map(float, n)))
             written += 1
-    print("probe_oracle: wrote %d cases to %s" % (written, path), file=sys.stderr)
+    return written
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or args[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        sys.exit(0 if args else 2)
+    scenes = args[0] == "--scenes"
+    only = list(SCENES)
+    if scenes:
+        args = args[1:]
+        if args and args[0] == "--only":
+            only = args[1].split(",") if len(args) > 1 else []
+            args = args[2:]
+            if not only or any(n not in SCENES for n in only):
+                sys.exit("probe_oracle: --only takes names from %s" % ",".join(SCENES))
+    if len(args) not in (2, 3):
+        sys.exit("usage: probe_oracle.py [--scenes [--only NAMES]] SEED OUT.cases [COUNT]  (--help)")
+    seed, path = int(args[0]), args[1]
+    count = int(args[2]) if len(args) > 2 else (300 if scenes else 1000)
+    if scenes:
+        stats = write_scenes(seed, path, count, only)
+        detail = ", ".join("%s %d" % (n, s[0]) for n, s in stats.items())
+        print("probe_oracle: wrote %d scene cases to %s (%s)" % (sum(s[0] for s in stats.values()), path, detail),
+              file=sys.stderr)
+    else:
+        written = write_probes(seed, path, count)
+        print("probe_oracle: wrote %d cases to %s" % (written, path), file=sys.stderr)
 
 
 if __name__ == "__main__":
