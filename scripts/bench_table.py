@@ -175,14 +175,19 @@ def kind_only(cell, query):
     return query == "penetration" and cell.get("scalar") is not None and cell["scalar"] < 1.0
 
 
+# The ok column's mark for a share checked partly on the kind only: a
+# letter after "100" read as a thousand ("100k"); a dagger cannot be.
+KIND_ONLY_MARK = "\u2020"
+
+
 def fmt_ok(cell, query):
-    """ok as a percentage, 'k' when part of it was checked on the kind only."""
+    """ok as a percentage, KIND_ONLY_MARK when part of it was checked on the kind only."""
     ok = cell.get("ok")
     if ok is None:
         return f"{'-':>5}"
     pct = 100.0 * ok
     text = "100" if pct >= 99.95 else f"{pct:.1f}"
-    return f"{text + ('k' if kind_only(cell, query) else ''):>5}"
+    return f"{text + (KIND_ONLY_MARK if kind_only(cell, query) else ''):>5}"
 
 
 def geomean(vals):
@@ -282,7 +287,7 @@ def query_table(query, rows, groups, impls):
     if any(missing[i] and per_impl[i] for i in present):
         notes.append(f"{query}: * geomean over fewer groups (some missing or failed)")
     if kinds:
-        notes.append(f"{query}: k = {', '.join(sorted(kinds))} reported no distance for separated "
+        notes.append(f"{query}: {KIND_ONLY_MARK} = {', '.join(sorted(kinds))} reported no distance for separated "
                      "pairs; checked on the kind only there (and still counted as exact)")
     for pi in sorted(peer_groups if manifold else [], key=impl_key):
         low, low_g = min(peer_groups[pi])
