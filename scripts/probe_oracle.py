@@ -244,6 +244,14 @@ def quat_between(a, b):
     return unit(np.concatenate([[1 + c], np.cross(a, b)]))
 
 
+def resting_or_random(rng, u, p_rest):
+    """With probability p_rest a face of the shape (a local axis) turned
+    against the contact normal u, slightly tilted; else any orientation."""
+    if rng.uniform() < p_rest:
+        return aligned(rng, AXES[rng.integers(3)] * rng.choice([-1, 1]), -u, small_tilt(rng))
+    return random_quat(rng)
+
+
 def aligned(rng, axis, target, tilt):
     """A rotation taking the local unit `axis` to `target`, spun about target at
     random, then tilted by `tilt` rad about a random perpendicular."""
@@ -446,10 +454,7 @@ def scene_ground(rng, spread=300.0, hi=500.0):
     up = rotation(qa) @ AXES[1]
     b = small_shape(rng, 10 ** rng.uniform(math.log10(0.005), -1))
     c, u = contact_on(rng, a, pa, qa, random_mode(rng, 0.8, 0.1), want=lambda n: n @ up > 0.5)
-    if rng.uniform() < 0.35:  # resting on a face (of a box: flat on the ground)
-        qb = aligned(rng, AXES[rng.integers(3)] * rng.choice([-1, 1]), -u, small_tilt(rng))
-    else:
-        qb = random_quat(rng)
+    qb = resting_or_random(rng, u, 0.35)  # resting on a face (of a box: flat on the ground)
     pb = place(b, qb, c, u, random_gap(rng, b.size()), a.radius)
     return "ground-" + a.name, a, pa, qa, b, pb, qb
 
@@ -515,10 +520,7 @@ def scene_ratio(rng, hi=500.0):
     b = small_shape(rng, big_size / 10 ** rng.uniform(1, 4))
     pa, qa = rng.uniform(-1, 1, 3) * big_size, random_quat(rng)
     c, u = contact_on(rng, a, pa, qa, random_mode(rng, 0.5, 0.25))
-    if rng.uniform() < 0.25:
-        qb = aligned(rng, AXES[rng.integers(3)] * rng.choice([-1, 1]), -u, small_tilt(rng))
-    else:
-        qb = random_quat(rng)
+    qb = resting_or_random(rng, u, 0.25)
     pb = place(b, qb, c, u, random_gap(rng, b.size()), a.radius)
     return "ratio-" + a.kind, a, pa, qa, b, pb, qb
 
