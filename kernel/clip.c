@@ -5,22 +5,6 @@
 
 #include <math.h>
 
-uint32_t clip_key(uint32_t kind, uint32_t a, uint32_t b, uint32_t c)
-{
-    /* each word times its own odd constant, then one multiply-xorshift
-     * round: distinct small inputs give distinct keys in practice, and
-     * the manifold makes the few it returns distinct anyway */
-    uint32_t h = kind * 0x9e3779b1u ^ a * 0x85ebca77u ^ (b * 0xc2b2ae3du + c * 0x27d4eb2fu);
-    h ^= h >> 15;
-    h *= 0x2c1b3c6du;
-    return h ^ (h >> 13);
-}
-
-uint32_t clip_edge_key(uint32_t kind, uint32_t u, uint32_t v)
-{
-    return u < v ? clip_key(kind, u, v, 0) : clip_key(kind, v, u, 0);
-}
-
 /* One side plane: keeps m.x <= c. */
 static uint32_t clip_side(const clip_point *in, uint32_t n, v3 m, float c, uint32_t side, clip_point *out)
 {
@@ -98,21 +82,53 @@ uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_
     return clip_result(poly, in, n);
 }
 
-uint32_t clip_box_face(clip_point *poly, uint32_t n, const float *half, uint32_t axis, const uint8_t *ref_ids,
-                       clip_point *scratch)
+/* One side of a box face for clip_box_quad, given each point's distance
+ * beyond it (dist): keeps the points with dist <= 0. */
+static uint32_t clip_quad_side(const quad_point *in, const float *dist, uint32_t n, uint32_t side, quad_point *out)
 {
-    clip_point *in = poly, *out = scratch;
+    uint32_t k = 0;
+    /* a segment has one edge, not two (see clip_side) */
+    const uint32_t edges = n == 2 ? 1 : n;
+    for (uint32_t i = 0; i < edges && k + 2 <= QUAD_MAX_POINTS; ++i) {
+        const uint32_t j = i + 1 < n ? i + 1 : 0;
+        const float dp = dist[i], dq = dist[j];
+        if (dp <= 0.0f) out[k++] = in[i];
+        if ((dp < 0.0f && dq > 0.0f) || (dp > 0.0f && dq < 0.0f)) {
+            quad_point *x = &out[k++];
+            x->p = v3_add(in[i].p, v3_scale(v3_sub(in[j].p, in[i].p), dp / (dp - dq)));
+            x->from = (uint8_t)(QUAD_CROSSING | (uint32_t)in[i].edge << 2 | side);
+            x->edge = dp > 0.0f || n == 2 ? in[i].edge : (uint8_t)(4u + side);
+        }
+    }
+    if (n == 2 && dist[1] <= 0.0f && k < QUAD_MAX_POINTS) out[k++] = in[1];
+    return k;
+}
+
+uint32_t clip_box_quad(quad_point *poly, uint32_t n, const float *half, uint32_t axis, const uint8_t *ref_ids,
+                       quad_point *scratch)
+{
+    quad_point *in = poly, *out = scratch;
     for (uint32_t j = 0; j < 4 && n > 0; ++j) {
         const uint32_t a = ref_ids[j], b = ref_ids[(j + 1) & 3u];
         /* the side runs along the axis its corners differ in; it bounds the
          * face across the remaining one, on the corners' side of it */
         const uint32_t along = (a ^ b) == 1u ? 0u : (a ^ b) == 2u ? 1u : 2u;
         const uint32_t across = 3u - axis - along;
-        float m[3] = {0, 0, 0};
-        m[across] = (a >> across) & 1u ? 1.0f : -1.0f;
-        n = clip_next(&in, &out, n, v3_make(m[0], m[1], m[2]), half[across], clip_edge_key(3, a, b));
+        const float sign = (a >> across) & 1u ? 1.0f : -1.0f;
+        float dist[QUAD_MAX_POINTS], most = -INFINITY;
+        for (uint32_t i = 0; i < n; ++i) {
+            dist[i] = sign * (&in[i].p.x)[across] - half[across];
+            most = dist[i] > most ? dist[i] : most;
+        }
+        if (most <= 0.0f) continue; /* most sides cut nothing off: nothing to copy */
+        n = clip_quad_side(in, dist, n, j, out);
+        quad_point *t = in;
+        in = out;
+        out = t;
     }
-    return clip_result(poly, in, n);
+    if (in != poly)
+        for (uint32_t i = 0; i < n; ++i) poly[i] = in[i];
+    return n;
 }
 
 /* Twice the signed area of (a, b, c) in the plane. */

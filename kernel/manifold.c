@@ -386,11 +386,14 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
 
 /* Two boxes: the incident face found and placed in the reference box's
  * frame directly (the reference face then needs no moving, and its side
- * planes are its own axes). */
+ * planes are its own axes). The same points as clip_polygon and
+ * patch_contacts give, for less: the sides, separations and distances
+ * along the face are single coordinates, and only the points kept get
+ * their keys. */
 static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact out[4], float *deepest)
 {
     const int ref_b = f->type == CACHE_FEATURE_FACE_B;
-    const core_view *rv = ref_b ? &c->vb : &c->va;
+    const float *href = ref_b ? c->b->half : c->a->half;
     const float *hi = ref_b ? c->a->half : c->b->half;
     /* the incident box's axes and centre in the reference frame */
     v3 ax[3], ctr;
@@ -404,29 +407,83 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
         ctr = c->pos;
     }
     const uint32_t k = f->i >> 1;
-    const v3 n_ref = core_box_normal(f->i);
-    const float d_ref = core_face_offset(rv, f->i);
+    const float up = (f->i & 1u) ? 1.0f : -1.0f; /* the reference face is up * x_k = href[k] */
     /* the incident face: the axis most along the normal, its side facing it */
     float comp[3];
-    for (int j = 0; j < 3; ++j) comp[j] = k == 0 ? ax[j].x : k == 1 ? ax[j].y : ax[j].z;
+    for (int j = 0; j < 3; ++j) comp[j] = (&ax[j].x)[k];
     uint32_t j = 0;
     for (uint32_t t = 1; t < 3; ++t) j = fabsf(comp[t]) > fabsf(comp[j]) ? t : j;
-    const float toward = (f->i & 1u) ? comp[j] : -comp[j];
-    const uint32_t side = toward > 0.0f ? 0u : 1u; /* incident face's sign bit on axis j */
+    const uint32_t side = up * comp[j] > 0.0f ? 0u : 1u; /* incident face's sign bit on axis j */
     const uint32_t j1 = (j + 1) % 3, j2 = (j + 2) % 3;
     const v3 fc = v3_add(ctr, v3_scale(ax[j], side ? hi[j] : -hi[j]));
     const v3 e1 = v3_scale(ax[j1], hi[j1]), e2 = v3_scale(ax[j2], hi[j2]);
-    clip_point poly[CLIP_MAX_POINTS], scratch[CLIP_MAX_POINTS];
+    quad_point poly[QUAD_MAX_POINTS], scratch[QUAD_MAX_POINTS];
     static const uint8_t cycle[4][2] = {{1, 1}, {0, 1}, {0, 0}, {1, 0}}; /* signs of e1, e2 around the face */
     uint32_t ids[4];
-    for (int m = 0; m < 4; ++m) {
+    for (uint32_t m = 0; m < 4; ++m) {
         ids[m] = side << j | (uint32_t)cycle[m][0] << j1 | (uint32_t)cycle[m][1] << j2;
         poly[m].p = v3_add(fc, v3_add(v3_scale(e1, cycle[m][0] ? 1.0f : -1.0f), v3_scale(e2, cycle[m][1] ? 1.0f : -1.0f)));
-        poly[m].key = clip_key(1, (uint32_t)!ref_b, ids[m], 0);
+        poly[m].from = (uint8_t)m;
+        poly[m].edge = (uint8_t)m;
     }
-    for (int m = 0; m < 4; ++m) poly[m].edge = clip_edge_key(6 + (uint32_t)!ref_b, ids[m], ids[(m + 1) % 4]);
-    const uint32_t n = clip_box_face(poly, 4, rv->s->half, k, core_box_loop[f->i], scratch);
-    return patch_contacts(c, f, poly, n, n_ref, d_ref, ref_b, out, deepest);
+    const uint8_t *ref_ids = core_box_loop[f->i];
+    const uint32_t n = clip_box_quad(poly, 4, href, k, ref_ids, scratch);
+
+    /* patch_contacts, with n_ref the axis */
+    float sep[QUAD_MAX_POINTS];
+    uint32_t low = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        sep[i] = up * (&poly[i].p.x)[k] - href[k];
+        low = sep[i] < sep[low] ? i : low;
+    }
+    *deepest = n > 0 ? sep[low] : INFINITY;
+    const float within = c->margin_core + c->prefer;
+    const uint32_t u = (k + 1) % 3, w = (k + 2) % 3;
+    const float lu = (&poly[low].p.x)[u], lw = (&poly[low].p.x)[w];
+    const float tilt2 = MINK_MANIFOLD_TILT * MINK_MANIFOLD_TILT;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!(sep[i] <= within)) continue;
+        const float rise = sep[i] - *deepest;
+        const float du = (&poly[i].p.x)[u] - lu, dw = (&poly[i].p.x)[w] - lw;
+        if (rise <= c->touch || rise * rise <= tilt2 * (du * du + dw * dw)) {
+            poly[kept] = poly[i];
+            sep[kept++] = sep[i];
+        }
+    }
+    uint32_t pick[4] = {0, 1, 2, 3};
+    uint32_t count = kept;
+    const v3 n_ref = core_box_normal(f->i);
+    if (kept > 4) {
+        clip_point pts[QUAD_MAX_POINTS];
+        for (uint32_t i = 0; i < kept; ++i) pts[i].p = poly[i].p;
+        count = reduce_points(pts, sep, kept, n_ref, pick);
+    }
+    const float r_ref = ref_b ? c->rb : c->ra, r_inc = ref_b ? c->ra : c->rb;
+    for (uint32_t i = 0; i < count; ++i) {
+        const quad_point *p = &poly[pick[i]];
+        const float s = sep[pick[i]];
+        v3 on_ref = p->p, on_inc = p->p; /* onto the reference's (rounded) face, and the incident's */
+        (&on_ref.x)[k] -= up * (s - r_ref);
+        (&on_inc.x)[k] -= up * r_inc;
+        if (ref_b) on_ref = b_to_a_point(c, on_ref), on_inc = b_to_a_point(c, on_inc);
+        out[i].pa = ref_b ? on_inc : on_ref;
+        out[i].pb = ref_b ? on_ref : on_inc;
+        out[i].sep = s - r_ref - r_inc;
+        /* the keys clip_polygon would give: a corner's, or the crossing of an
+         * edge (the quad's or a side of the face) with a side */
+        uint32_t key;
+        if (p->from < 4) {
+            key = clip_key(1, (uint32_t)!ref_b, ids[p->from], 0);
+        } else {
+            const uint32_t e = (p->from >> 2) & 7u, sd = p->from & 3u;
+            const uint32_t edge = e < 4 ? clip_edge_key(6 + (uint32_t)!ref_b, ids[e], ids[(e + 1) & 3u])
+                                        : clip_edge_key(3, ref_ids[e - 4], ref_ids[(e - 3) & 3u]);
+            key = clip_key(2, edge, clip_edge_key(3, ref_ids[sd], ref_ids[(sd + 1) & 3u]), 0);
+        }
+        out[i].key = clip_key(4 + (uint32_t)ref_b, f->i, key, 0);
+    }
+    return count;
 }
 
 /* The contact points of a face feature: the incident polygon clipped

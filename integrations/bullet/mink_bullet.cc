@@ -474,20 +474,9 @@ void MinkManifoldAlgorithm::fill_own(const btCollisionObjectWrapper *wa, const b
         if (m.count == 0) return;
     }
     const btVector3 normal_on_b = -bt(m.normal);
-    btManifoldPoint pts[MINK_MANIFOLD_POINTS];
     int old_of[MINK_MANIFOLD_POINTS]; // the old point each new one takes over, or -1
     bool taken[MINK_MANIFOLD_POINTS] = {};
-    const btManifoldPoint shared = shared_point(wa, wb, normal_on_b);
-    const btTransform &ta = wa->getCollisionObject()->getWorldTransform();
-    const btTransform &tb = wb->getCollisionObject()->getWorldTransform();
     for (uint32_t i = 0; i < m.count; ++i) {
-        const mink_contact &c = m.points[i];
-        pts[i] = shared;
-        pts[i].m_positionWorldOnA = bt(c.point_a);
-        pts[i].m_positionWorldOnB = bt(c.point_b);
-        pts[i].m_localPointA = ta.invXform(pts[i].m_positionWorldOnA);
-        pts[i].m_localPointB = tb.invXform(pts[i].m_positionWorldOnB);
-        pts[i].m_distance1 = btScalar(c.separation);
         old_of[i] = -1;
         for (int j = 0; j < m_count; ++j)
             if (!taken[j] && m_keys[j] == m.points[i].id) old_of[i] = j;
@@ -507,14 +496,43 @@ void MinkManifoldAlgorithm::fill_own(const btCollisionObjectWrapper *wa, const b
     const int custom = btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK;
     const bool callback = gContactAddedCallback && ((wa->getCollisionObject()->getCollisionFlags() & custom) ||
                                                     (wb->getCollisionObject()->getCollisionFlags() & custom));
+    const btManifoldPoint shared = shared_point(wa, wb, normal_on_b);
+    const btTransform &ta = wa->getCollisionObject()->getWorldTransform();
+    const btTransform &tb = wb->getCollisionObject()->getWorldTransform();
+    // what differs between the points
+    const auto place = [&](btManifoldPoint &p, const mink_contact &c) {
+        p.m_positionWorldOnA = bt(c.point_a);
+        p.m_positionWorldOnB = bt(c.point_b);
+        p.m_localPointA = ta.invXform(p.m_positionWorldOnA);
+        p.m_localPointB = tb.invXform(p.m_positionWorldOnB);
+        p.m_distance1 = btScalar(c.separation);
+    };
     for (uint32_t i = 0; i < m.count; ++i) {
         int at = old_of[i];
-        if (at >= 0) {
-            m_manifold->replaceContactPoint(pts[i], at);
-            m_manifold->getContactPoint(at).m_lifeTime++;
+        if (at >= 0 && !(shared.m_contactPointFlags & BT_CONTACT_FLAG_FRICTION_ANCHOR)) {
+            // replaceContactPoint in place: the new point, the old one's
+            // impulses, lifetime and user data (one copy, not two)
+            btManifoldPoint &p = m_manifold->getContactPoint(at);
+            const btScalar impulse = p.m_appliedImpulse, rhs = p.m_prevRHS;
+            const btScalar lateral1 = p.m_appliedImpulseLateral1, lateral2 = p.m_appliedImpulseLateral2;
+            void *user = p.m_userPersistentData;
+            const int life = p.m_lifeTime;
+            p = shared;
+            place(p, m.points[i]);
+            p.m_appliedImpulse = impulse, p.m_prevRHS = rhs;
+            p.m_appliedImpulseLateral1 = lateral1, p.m_appliedImpulseLateral2 = lateral2;
+            p.m_userPersistentData = user;
+            p.m_lifeTime = life + 1;
         } else {
-            at = m_manifold->addManifoldPoint(pts[i]);
-            m_count = m_manifold->getNumContacts();
+            btManifoldPoint p = shared;
+            place(p, m.points[i]);
+            if (at >= 0) {
+                m_manifold->replaceContactPoint(p, at); // keeps a friction anchor inside its cone
+                m_manifold->getContactPoint(at).m_lifeTime++;
+            } else {
+                at = m_manifold->addManifoldPoint(p);
+                m_count = m_manifold->getNumContacts();
+            }
         }
         m_keys[at] = m.points[i].id;
         if (callback) {
