@@ -40,6 +40,7 @@ set(_mink_bench_peers "")
 if(PkgConfig_FOUND)
   pkg_check_modules(CCD IMPORTED_TARGET ccd)
   pkg_check_modules(BULLET IMPORTED_TARGET bullet)
+  pkg_check_modules(FCL IMPORTED_TARGET fcl)
 endif()
 
 # Peer adapters: their libraries' headers may warn, so they come in as SYSTEM
@@ -57,7 +58,9 @@ endif()
 if(BULLET_FOUND)
   # bullet_cast_peer.cc: the cast family's btGjkConvexCast and
   # btContinuousConvexCollision (peers/cast_peers.h)
+  # bullet_gjkepa2_peer.cc: btGjkEpaSolver2 called directly (bullet-gjkepa2)
   add_library(mink_peer_bullet STATIC ${CMAKE_CURRENT_SOURCE_DIR}/peers/bullet_peer.cc
+    ${CMAKE_CURRENT_SOURCE_DIR}/peers/bullet_gjkepa2_peer.cc
     ${CMAKE_CURRENT_SOURCE_DIR}/peers/bullet_manifold_peer.cc
     ${CMAKE_CURRENT_SOURCE_DIR}/peers/bullet_cast_peer.cc)
   set_target_properties(mink_peer_bullet PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
@@ -70,8 +73,23 @@ if(BULLET_FOUND)
   target_compile_definitions(mink_peer_bullet PUBLIC MINK_HAVE_BULLET)
   list(APPEND _mink_bench_peers "Bullet ${BULLET_VERSION}")
 endif()
+if(FCL_FOUND)
+  # FCL (C++ with Eigen): its narrowphase solvers on shapes (fcl-indep,
+  # fcl-ccd). Its pkg-config flags carry -std=c++11, which would fight the
+  # target's C++17: only its include directories and libraries are taken.
+  add_library(mink_peer_fcl STATIC ${CMAKE_CURRENT_SOURCE_DIR}/peers/fcl_peer.cc)
+  set_target_properties(mink_peer_fcl PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+  target_include_directories(mink_peer_fcl PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/peers)
+  target_include_directories(mink_peer_fcl SYSTEM PRIVATE ${FCL_INCLUDE_DIRS})
+  target_compile_options(mink_peer_fcl PRIVATE -Wall -Wextra -Wshadow)
+  target_link_libraries(mink_peer_fcl PRIVATE mink_cases_lib)
+  target_link_libraries(mink_peer_fcl PUBLIC ${FCL_LINK_LIBRARIES})
+  target_link_libraries(mink-bench PRIVATE mink_peer_fcl)
+  target_compile_definitions(mink_peer_fcl PUBLIC MINK_HAVE_FCL)
+  list(APPEND _mink_bench_peers "FCL ${FCL_VERSION}")
+endif()
 if(_mink_bench_peers)
   message(STATUS "mink-bench: peers: ${_mink_bench_peers}")
 else()
-  message(STATUS "mink-bench: no peers found (pkg-config modules ccd, bullet)")
+  message(STATUS "mink-bench: no peers found (pkg-config modules ccd, bullet, fcl)")
 endif()

@@ -11,6 +11,11 @@ into DIR:
   NAME.json  the runs merged (Google Benchmark format: compare.py reads it)
   NAME.txt   the table printed on stdout
   NAME.png   cycles/query per group and implementation (needs gnuplot)
+The per-query tables (intersect, distance, penetration) compare the best
+SIMD width with ref and with the best exact peer: the fastest implementation
+of any library (every peer and algorithm that ran) whose ok column says it
+answered every case of the group right; "n/a" marks a group a peer does not
+take (not timed).
 The contact manifolds, manifold/<group>/<impl>, get a table of the same
 form (groups of manifold.cases, then the box and hull groups of
 bench.cases), with the mean contact count and the speedup over the peer
@@ -43,7 +48,13 @@ import sys
 
 QUERIES = ["intersect", "distance", "penetration", "manifold"]
 SIMD_ORDER = ["sse41", "avx2", "avx512", "neon", "portable"]
-EXACT = 0.99  # a peer is "exact" on a group when it answers >= 99 % right
+# A peer is "exact" on a group of the per-query tables when its ok column
+# says it answered every case of the group right; the best-exact-peer column
+# takes the fastest such implementation of any library (every peer, every
+# algorithm). The cast table keeps its looser bar (>= 99 % right): no cast
+# peer is right on every case.
+EXACT = 1.0
+CAST_EXACT = 0.99
 # manifold/<group>/<impl>: the issue's target, best SIMD against the peer.
 MANIFOLD_PEER_TARGET = 4.0
 
@@ -67,7 +78,20 @@ def load_runs(paths):
 
 # Peers in the order mink-bench registers them; unknown ones after, as seen
 # (random interleaving shuffles the order of the JSON entries).
-PEER_ORDER = ["ccd", "ccd-mpr", "bullet", "bullet-gjk", "bullet-gjkcast", "bullet-ccd"]
+PEER_ORDER = ["ccd", "ccd-mpr", "bullet", "bullet-gjkepa2", "fcl-indep", "fcl-ccd", "bullet-gjk",
+              "bullet-gjkcast", "bullet-ccd"]
+
+
+# What each peer of the per-query tables runs (bench/peers/).
+QUERY_PEERS = {
+    "ccd": "libccd GJK intersect, GJK+EPA penetration",
+    "ccd-mpr": "libccd MPR intersect and penetration (depth along the centre line)",
+    "bullet": "Bullet btGjkPairDetector (+ btGjkEpaPenetrationDepthSolver)",
+    "bullet-gjkepa2": "Bullet btGjkEpaSolver2::Distance on the cores, ::Penetration when they overlap",
+    "fcl-indep": "FCL GJKSolver_indep (FCL's GJK, EPA, closed forms) on shapes",
+    "fcl-ccd": "FCL GJKSolver_libccd (MPR intersect, GJK distance, GJK+EPA signed distance for "
+               "penetration, closed forms) on shapes",
+}
 
 
 def impl_key(impl):
@@ -161,8 +185,16 @@ def fmt(x):
     return f"{x:.1f}"
 
 
+def unsupported(msg):
+    """mink-bench's message for a group a peer does not take (not timed)."""
+    return (msg or "").startswith("unsupported:")
+
+
 def short_error(msg):
-    """'3/200 wrong; first ...' -> 'wrong 3/200'; anything else -> 'error'."""
+    """'3/200 wrong; first ...' -> 'wrong 3/200'; a group the peer does not
+    take -> 'n/a'; anything else -> 'error'."""
+    if unsupported(msg):
+        return "n/a"
     head = msg.split(";")[0].strip()
     if head.endswith(" wrong"):
         return "wrong " + head[:-6]
@@ -197,12 +229,22 @@ def geomean(vals):
     return math.exp(sum(math.log(v) for v in vals) / len(vals))
 
 
-def query_table(query, rows, groups, impls):
+def is_exact(cell, bar=EXACT):
+    """The cell's ok fraction says the peer answered (at least `bar` of) the
+    group right; bar 1.0: every case."""
+    ok = cell.get("ok")
+    return ok is not None and ok >= bar - 1e-12
+
+
+def query_table(query, rows, groups, impls, exact_bar=EXACT):
     """Lines of one query's table; also returns the notes it raised.
     Manifolds add the mean contact count (pts, from mink's cells) and compare
-    with the fastest peer whatever its ok fraction (no peer is exact there)."""
+    with the fastest peer whatever its ok fraction (no peer is exact there).
+    Otherwise the last column compares with the fastest exact peer of any
+    library (is_exact at exact_bar)."""
     notes = []
     kinds = set()
+    na = set()
     manifold = query == "manifold"
     present = [i for i in impls if any(i in rows.get(g, {}) for g in groups)]
     if not present:
@@ -219,7 +261,9 @@ def query_table(query, rows, groups, impls):
         head1 += "  " + f"{i:^{width[i]}}"
         sub = f"{'ns':>6} {'cyc':>6}" + (f" {'ok%':>5}" if family(i) == "peer" else "")
         head2 += "  " + f"{sub:>{width[i]}}"
-    pw = 17 if manifold else 15  # "0.65x bullet-gjk"
+    # "0.65x bullet-gjk": wide enough for the longest peer name present
+    pw = max(17 if manifold else 15,
+             max((7 + len(i) for i in present if family(i) == "peer"), default=0))
     head1 += "  " + f"{'best simd vs':^{pw + 7}}"
     head2 += "  " + f"{'ref':>6} {'peer' if manifold else 'exact peer':>{pw}}"
     lines = [head1, head2, "-" * len(head2)]
@@ -242,7 +286,10 @@ def query_table(query, rows, groups, impls):
             elif c["error"]:
                 text = short_error(c["error"])
                 missing[i] += 1
-                notes.append(f"{query}/{g}/{i}: {c['error']}")
+                if unsupported(c["error"]):
+                    na.add(i)
+                else:
+                    notes.append(f"{query}/{g}/{i}: {c['error']}")
             else:
                 text = f"{fmt(c['ns']):>6} {fmt(c['cyc']):>6}"
                 if family(i) == "peer":
@@ -262,7 +309,7 @@ def query_table(query, rows, groups, impls):
             s_ref = f"{r:.2f}x"
         exact = [(row[i]["cyc"], i) for i in present
                  if family(i) == "peer" and i in row and not row[i]["error"] and row[i]["cyc"]
-                 and (manifold or (row[i]["ok"] or 0) >= EXACT)]
+                 and (manifold or (is_exact(row[i], exact_bar) and not kind_only(row[i], query)))]
         if best and exact:
             pc, pi = min(exact)
             r = pc / best[0]
@@ -286,9 +333,12 @@ def query_table(query, rows, groups, impls):
     lines.append(line)
     if any(missing[i] and per_impl[i] for i in present):
         notes.append(f"{query}: * geomean over fewer groups (some missing or failed)")
+    if na:
+        notes.append(f"{query}: n/a = {', '.join(sorted(na, key=impl_key))} does not take some pair of the "
+                     "group (a shape it has no model of): not timed there")
     if kinds:
         notes.append(f"{query}: {KIND_ONLY_MARK} = {', '.join(sorted(kinds))} reported no distance for separated "
-                     "pairs; checked on the kind only there (and still counted as exact)")
+                     "pairs; checked on the kind only there, and not an exact peer (a boolean answers less)")
     for pi in sorted(peer_groups if manifold else [], key=impl_key):
         low, low_g = min(peer_groups[pi])
         ok = low >= MANIFOLD_PEER_TARGET
@@ -562,7 +612,7 @@ def cast_table(entries, contexts):
     order = [g for c in contexts for g in c.get("mink_cast_groups", "").split(",") if g]
     groups = sorted((g for g in groups if g in rows), key=lambda g: order.index(g) if g in order else len(order))
     impls = sorted({i for g in rows.values() for i in g}, key=impl_key)
-    lines, notes = query_table("cast", rows, groups, impls)
+    lines, notes = query_table("cast", rows, groups, impls, CAST_EXACT)
     if not lines:
         return [], [], {}, []
     # advancement steps per cast: the same algorithm in ref and every width
@@ -717,7 +767,7 @@ def main():
         out.append(f"WARNING: load average up to {max(loads):.1f} on {cpus} CPUs while timing: other "
                    "processes were running, numbers are noisy")
     out.append("ns = ns/query, cyc = TSC (reference) cycles/query, ok% = share of the group answered "
-               f"right (an exact peer has >= {100 * EXACT:.0f}%); speedups in cycles")
+               "right (an exact peer answered every case of the group right: ok% 100); speedups in cycles")
     out.append("")
     notes = []
     for q in QUERIES:
@@ -747,6 +797,12 @@ def main():
     if any(q in results for q in QUERIES if q != "manifold"):
         notes.append("peers are checked on kind, scalar (1e-4 L) and normal, not on witness points "
                      "(bench/bench_queries.c, peer_check); mink on everything (case_check)")
+        seen = {i for q in QUERIES if q != "manifold" and q in results
+                for g in results[q].values() for i in g if family(i) == "peer"}
+        said = [f"{i} = {QUERY_PEERS[i]}" for i in sorted(seen, key=impl_key) if i in QUERY_PEERS]
+        if said:
+            notes.append("query peers: " + "; ".join(said) + "; exact peer = the fastest implementation "
+                         "of any library whose ok% is 100 on the group (every case right)")
     out.append("notes:")
     out.extend("  " + n for n in notes)
     text = "\n".join(out) + "\n"

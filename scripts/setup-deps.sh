@@ -13,7 +13,7 @@ for pkg in build-essential cmake pkg-config libsimde-dev libcmocka-dev libbenchm
 done
 # Optional: peers for the benchmark table, the chart, compare.py.
 if [ "${MINK_SETUP_BENCH:-0}" = 1 ]; then
-  for pkg in libccd-dev libbullet-dev gnuplot-nox libbenchmark-tools python3-scipy; do
+  for pkg in libccd-dev libbullet-dev libfcl-dev gnuplot-nox libbenchmark-tools python3-scipy; do
     have_pkg "$pkg" || need+=("$pkg")
   done
 fi

@@ -4,7 +4,9 @@
  * mink's conventions: signed scalar, unit normal from A towards B.
  *
  * An adapter is compiled only when its library was found (MINK_HAVE_CCD,
- * MINK_HAVE_BULLET); bench_queries.c lists the ones present. */
+ * MINK_HAVE_BULLET, MINK_HAVE_FCL); bench_queries.c lists the ones present,
+ * with the pairs each one takes (a group is timed for a peer only when it
+ * takes every pair of the group). */
 #ifndef MINK_BENCH_PEERS_H
 #define MINK_BENCH_PEERS_H
 
@@ -84,10 +86,20 @@ extern const peer_api peer_ccd_mpr;  /* "ccd-mpr": MPR intersect and penetration
 #endif
 #ifdef MINK_HAVE_BULLET
 extern const peer_api peer_bullet;   /* "bullet": btGjkPairDetector (+ GJK-EPA)    */
+/* "bullet-gjkepa2": btGjkEpaSolver2::Distance and ::Penetration, directly */
+extern const peer_api peer_bullet_gjkepa2;
 /* "bullet": btBoxBoxDetector, btPolyhedralContactClipping (box and hull pairs);
  * "bullet-gjk": the same with GJK/EPA's normal for hulls (Bullet's default) */
 extern const peer_manifold_api peer_bullet_manifold;
 extern const peer_manifold_api peer_bullet_gjk_manifold;
+#endif
+
+#ifdef MINK_HAVE_FCL
+extern const peer_api peer_fcl_indep; /* "fcl-indep": GJKSolver_indep (GJK, EPA)     */
+extern const peer_api peer_fcl_ccd;   /* "fcl-ccd": GJKSolver_libccd (GJK, EPA, MPR)  */
+/** 1 if FCL takes the case's pair: no rounded boxes or hulls (FCL has no
+ *  margin). */
+int peer_fcl_supports(const mink_case *c);
 #endif
 
 #ifdef __cplusplus
