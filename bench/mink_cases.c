@@ -303,8 +303,9 @@ static int cmd_time(const case_set *set, const groups *g, const options *o)
 {
     double *samples = malloc((size_t)o->reps * sizeof(double));
     if (!samples) return -1;
-    printf("# %s, kernel %s, query %s%s, median of %ld reps\n", o->file,
-           o->kernel == CASE_KERNEL_REF ? "ref" : "simd", query_name(o->query), o->cache ? ", cached" : "",
+    printf("# %s, kernel %s%s%s, query %s%s, median of %ld reps\n", o->file,
+           o->kernel == CASE_KERNEL_REF ? "ref" : "simd", o->kernel == CASE_KERNEL_REF ? "" : " ",
+           o->kernel == CASE_KERNEL_REF ? "" : mink_simd_backend(), query_name(o->query), o->cache ? ", cached" : "",
            o->reps);
     if (o->query == QUERY_MANIFOLD) printf("# margin %.9g\n", o->margin);
     printf("%-24s %8s %12s %10s\n", "group", "cases", "ns/query", "iters");

@@ -73,6 +73,9 @@
 #ifdef MINK_BENCH_HAVE_BATCH
 #include "bench_batch.h"
 #endif
+// from mink/mink.h (not included here: under -Wshadow g++ warns that the
+// function mink_manifold hides struct mink_manifold)
+extern "C" const char *mink_simd_backend(void);
 
 #ifndef MINK_BENCH_CASES_DEFAULT
 #define MINK_BENCH_CASES_DEFAULT "tests/data/bench.cases"
@@ -371,7 +374,8 @@ int main(int argc, char **argv)
 
     char hz[64];
     std::snprintf(hz, sizeof hz, "%.0f", mink_tsc_hz());
-    benchmark::AddCustomContext("mink_simd", MINK_SIMD_NAME);
+    // the backend the queries run on (MINK_SIMD=auto: the one picked at run time)
+    benchmark::AddCustomContext("mink_simd", mink_simd_backend());
     benchmark::AddCustomContext("mink_cases", path);
     benchmark::AddCustomContext("tsc_hz", hz);
     benchmark::AddCustomContext("tsc_kind", MINK_TSC_IS_RDTSC ? "rdtsc" : "clock_monotonic_ns");

@@ -5,6 +5,9 @@
 # so a second run only rebuilds what changed. The kernel's tests only: the
 # Bullet integration (C++, one build) is tested by scripts/test.sh.
 #
+#   auto      (x86-64) the default build: every x86-64 backend in one library,
+#             picked at run time; its ctest runs the tests on each backend the
+#             CPU runs (MINK_SIMD_BACKEND)
 #   sse41     always
 #   avx2      when the CPU has avx2 and fma (else skipped: it could not run)
 #   portable  SIMDe's plain C (SIMDE_NO_NATIVE)
@@ -12,11 +15,12 @@
 #   neon      with --aarch64: gcc cross build run under qemu (test-aarch64.sh)
 #
 # Usage: scripts/test-matrix.sh [--quick] [--aarch64] [-- extra cmake args]
-#   --quick    gcc and clang on the default backend, portable, avx2 when
-#              the CPU runs it, and (on x86) avx512, built and, where the
-#              CPU runs it, tested
+#   --quick    gcc and clang on the default build (auto on x86-64, neon on
+#              aarch64), portable, avx2 when the CPU runs it, and (on x86)
+#              avx512, built and, where the CPU runs it, tested
 #   --aarch64  add the aarch64 NEON cross build (installs its packages as root)
 # Prints a pass/fail table; exits non-zero if any configuration failed.
+# Env: MINK_MATRIX_DIR, where the build dirs go (default build/)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -28,7 +32,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=1 ;;
     --aarch64) aarch64=1 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "test-matrix: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -39,23 +43,24 @@ done
 jobs=$(nproc 2>/dev/null || echo 2)
 cpu_has() { grep -qw "$1" /proc/cpuinfo 2>/dev/null; }
 
-# The default backend (MINK_SIMD=auto) under its resolved name, so --quick
-# and the full matrix share build dirs.
+# The default build (MINK_SIMD=auto): on aarch64 it is neon (named so, so
+# --quick and the full matrix share build dirs); on x86-64 the run-time
+# dispatch build.
 case "$(uname -m)" in
   aarch64|arm64) default=neon ;;
-  *) default=sse41 ;;
+  *) default=auto ;;
 esac
 
 if [ $quick = 1 ]; then
   backends=("$default" portable)
   # the widest backend this CPU runs too: the benchmarks' fastest build
-  [ "$default" = sse41 ] && cpu_has avx2 && cpu_has fma && backends+=(avx2)
+  [ "$default" = auto ] && cpu_has avx2 && cpu_has fma && backends+=(avx2)
   # its own code paths in simd.h compile with -Werror even where they cannot run
-  [ "$default" = sse41 ] && backends+=(avx512)
+  [ "$default" = auto ] && backends+=(avx512)
 elif [ "$default" = neon ]; then
   backends=(neon portable)
 else
-  backends=(sse41 avx2 portable avx512)
+  backends=(auto sse41 avx2 portable avx512)
 fi
 
 rows=()
@@ -64,9 +69,10 @@ failed=0
 # run_config <compiler> <backend>: configure, build, test; appends a row.
 run_config() {
   local cc=$1 simd=$2
-  local name="$cc-$simd" dir="$root/build/matrix-$cc-$simd"
+  local name="$cc-$simd" dir="${MINK_MATRIX_DIR:-$root/build}/matrix-$cc-$simd"
   local log="$dir.log" build=FAIL test="-" t0=$SECONDS
   local run_tests=1 note=""
+  mkdir -p "${MINK_MATRIX_DIR:-$root/build}"
   case "$simd" in
     avx2)
       if ! { cpu_has avx2 && cpu_has fma; }; then
@@ -127,6 +133,6 @@ printf '%s\n' "${rows[@]}"
 if [ $failed = 0 ]; then
   echo "matrix: all configurations passed"
 else
-  echo "matrix: FAILED (logs: build/matrix-*.log)"
+  echo "matrix: FAILED (logs: ${MINK_MATRIX_DIR:-build}/matrix-*.log)"
 fi
 exit $failed

@@ -129,6 +129,10 @@ static void test_backend(void **state)
     else assert_int_equal(W, 4);
     assert_int_equal(sizeof(vw), (size_t)W * sizeof(float));
     assert_int_equal(sizeof(v4), 4 * sizeof(float));
+    /* the library runs the backend this executable was compiled for: the
+     * one width of a single-width build; in the dispatch build this copy
+     * (test_simd_<backend>) runs with MINK_SIMD_BACKEND=<backend> */
+    assert_string_equal(mink_simd_backend(), MINK_SIMD_NAME);
 }
 
 /* ---------------------------------------------------------------- v4 */

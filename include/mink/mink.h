@@ -24,11 +24,14 @@
 extern "C" {
 #endif
 
-/* The library is built with hidden visibility; only MINK_API names are exported. */
+/* The library is built with hidden visibility; only MINK_API names are exported.
+ * (The library's own per-backend objects define MINK_API empty beforehand.) */
+#ifndef MINK_API
 #if defined(__GNUC__) || defined(__clang__)
 #define MINK_API __attribute__((visibility("default")))
 #else
 #define MINK_API
+#endif
 #endif
 
 #define MINK_VERSION_MAJOR 0
@@ -359,6 +362,22 @@ MINK_API int mink_toi(const mink_shape *a, const mink_sweep *sa,
 MINK_API int mink_toi_ex(const mink_shape *a, const mink_sweep *sa,
                          const mink_shape *b, const mink_sweep *sb,
                          float target, mink_cache *cache, mink_cast_result *out);
+
+/* ---------------------------------------------------------------- SIMD backend */
+
+/** The SIMD backend the queries run on: "sse41", "avx2", "avx512", "neon" or
+ *  "portable" (a static string).
+ *  A library built with MINK_SIMD=<width> has that one backend. The default
+ *  build on x86-64 (MINK_SIMD=auto) holds the kernel four times (portable,
+ *  sse41, avx2 with FMA, avx512 with DQ and VL) and picks, at the first call
+ *  of any query or of this function, the widest one the CPU and OS run; the
+ *  choice is made once (thread-safe, no allocation) and kept for the life of
+ *  the process. The environment variable MINK_SIMD_BACKEND (portable, sse41,
+ *  avx2 or avx512), read at that moment, asks for a backend: one the CPU
+ *  runs is used (so a narrower one can be tested or measured); one it
+ *  cannot run, or an unknown name, is ignored (the widest is kept). Builds with one backend ignore the variable.
+ *  Answers agree across backends within the query tolerance. */
+MINK_API const char *mink_simd_backend(void);
 
 #ifdef __cplusplus
 }

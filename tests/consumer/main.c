@@ -185,7 +185,13 @@ int main(void)
 
     free(mem); /* the hull is not used after this */
 
-    printf("mink consumer (mink %d.%d.%d): %d checks, %d failed\n", MINK_VERSION_MAJOR,
-           MINK_VERSION_MINOR, MINK_VERSION_PATCH, checks, failures);
+    const char *backend = mink_simd_backend();
+    check(backend && (strcmp(backend, "sse41") == 0 || strcmp(backend, "avx2") == 0 ||
+                      strcmp(backend, "avx512") == 0 || strcmp(backend, "neon") == 0 ||
+                      strcmp(backend, "portable") == 0),
+          "mink_simd_backend", "a backend's name");
+
+    printf("mink consumer (mink %d.%d.%d, %s): %d checks, %d failed\n", MINK_VERSION_MAJOR,
+           MINK_VERSION_MINOR, MINK_VERSION_PATCH, backend ? backend : "?", checks, failures);
     return failures ? 1 : 0;
 }

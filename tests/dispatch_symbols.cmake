@@ -1,0 +1,62 @@
+# ctest dispatch_symbols (the run-time dispatch build): every global symbol
+# of the library is defined once, and each backend's objects define only
+# names with its suffix (kernel/backend_names.h). A name missing from
+# backend_names.h would be defined once per backend: a static library keeps
+# the copies and a program linking it gets whichever comes first.
+#   cmake -DNM=nm -DLIB=libmink.a -DBACKENDS="portable|sse41|..."
+#         -DOBJS_<backend>="a.o|b.o|..." -P dispatch_symbols.cmake
+function(defined_symbols file out)
+  execute_process(COMMAND ${NM} -g --defined-only ${file} OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${NM} ${file} failed")
+  endif()
+  string(REPLACE "\n" ";" lines "${text}")
+  set(names "")
+  foreach(line ${lines})
+    # "<address> <type> <name>"; weak definitions are merged by the linker
+    if(line MATCHES "^[0-9a-fA-F]* *([A-Za-z]) +([^ ]+)$")
+      set(type "${CMAKE_MATCH_1}")
+      set(name "${CMAKE_MATCH_2}")
+      if(NOT type MATCHES "^[wWvV]$")
+        list(APPEND names "${name}")
+      endif()
+    endif()
+  endforeach()
+  set(${out} "${names}" PARENT_SCOPE)
+endfunction()
+
+set(bad "")
+defined_symbols(${LIB} all)
+list(LENGTH all n)
+list(SORT all)
+set(prev "")
+foreach(name ${all})
+  if(name STREQUAL prev)
+    list(APPEND bad "${name}: defined more than once")
+  endif()
+  set(prev "${name}")
+endforeach()
+
+string(REPLACE "|" ";" BACKENDS "${BACKENDS}")
+foreach(b ${BACKENDS})
+  string(REPLACE "|" ";" objs "${OBJS_${b}}")
+  if(NOT objs)
+    list(APPEND bad "no objects given for the ${b} backend")
+  endif()
+  foreach(obj ${objs})
+    defined_symbols(${obj} names)
+    foreach(name ${names})
+      if(NOT name MATCHES "_${b}$")
+        get_filename_component(f ${obj} NAME)
+        list(APPEND bad "${name}: defined in the ${b} backend (${f}) without the _${b} suffix (kernel/backend_names.h)")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+if(bad)
+  list(REMOVE_DUPLICATES bad)
+  string(REPLACE ";" "\n  " bad "${bad}")
+  message(FATAL_ERROR "dispatch_symbols: ${LIB}:\n  ${bad}")
+endif()
+message(STATUS "dispatch_symbols: ${n} global symbols in ${LIB}, each defined once")
