@@ -6,6 +6,7 @@
 #define MINK_MANIFOLD_H
 
 #include "core_features.h"
+#include "simd.h"
 #include "mink/mink.h"
 
 /* Hulls of up to this many points (boxes always) take the separating-axis
@@ -48,6 +49,9 @@ typedef void (*box_sat_fn)(const float ha[3], const float hb[3], const v3 rot[3]
 
 /* The reference's box test (kernel/ref/sat_ref.c). */
 void mink_box_sat_scalar(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_AXES]);
+/* The SIMD kernel's (kernel/sat.c), on its vectors: rows (r_i0, r_i1, r_i2,
+ * 0); out 16-byte aligned, the 15 separations then -inf. */
+void mink_simd_box_sat(const float ha[3], const float hb[3], const v4 row[3], v4 pos, float out[16]);
 
 /* What a kernel brings. */
 typedef struct manifold_kernel {

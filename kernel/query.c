@@ -6,8 +6,11 @@
 #include "epa.h"
 #include "gjk.h"
 #include "gjk_double.h"
+#include "box_sat.h"
 #include "shape.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 typedef struct simd_query {
@@ -220,6 +223,71 @@ static int cached_axis_separates(const mink_shape *a, const mink_pose *pa, float
     return gain > 0.0f && gain * gain > margin * margin * v4_len2(axis);
 }
 
+/* The largest of lanes 0-2 (the pad lane is no axis), and which lane. */
+static float top3(v4 v)
+{
+    return v4_x(v4_hmax_splat(v4_select(v4_cmpeq(v4_set(0, 0, 0, 1), v4_zero()), v, v4_splat(-INFINITY))));
+}
+static uint32_t lane_of(v4 v, float value)
+{
+    _Alignas(16) float t[4];
+    v4_store(t, v);
+    return t[0] == value ? 0u : t[1] == value ? 1u : 2u;
+}
+
+/* A's axis k, and B's axis k in A's frame (column k of the rotation). */
+static v4 unit_axis(uint32_t k) { return v4_set(k == 0, k == 1, k == 2, 0.0f); }
+static v4 b_axis(const simd_pair *pair, uint32_t k)
+{
+    _Alignas(16) float r[3][4];
+    for (int i = 0; i < 3; ++i) v4_store(r[i], pair->row[i]);
+    return v4_set(r[0][k], r[1][k], r[2][k], 0.0f);
+}
+
+/* The answer "apart" along u, turned towards B. */
+static int apart(const simd_pair *pair, v4 u, v4 *axis)
+{
+    *axis = v4_dot(u, pair->pos_b) < 0.0f ? v4_neg(u) : u;
+    return 0;
+}
+
+/* Boxes, capsules and spheres: their cores are boxes (a capsule's is
+ * (0, h, 0), a sphere's a point), so the 15 axes of the box test (those of
+ * every face of the cores' Minkowski difference) decide an intersect
+ * outside their rounding: an axis that separates the cores by more than
+ * the radii (A's faces tried first, then B's, then the edge pairs: most
+ * separated pairs stop early), or the cores overlapping along every axis
+ * with no near-parallel edge pair left out. 1 overlap, 0 apart (*axis: the
+ * separating axis, A frame, towards B), -1 for GJK. The rounding bound:
+ * 32 eps S on a face axis, 1 / SAT_NEAR_PARALLEL_SIN times that on an edge
+ * axis (its value is divided by the cross product's length); it is above
+ * GJK's touching band, so the two never disagree outside it. */
+static int primitive_intersect(const simd_pair *pair, v4 *axis)
+{
+    const mink_shape *a = pair->a, *b = pair->b;
+    const float face_err = 32.0f * FLT_EPSILON * pair->scale, edge_err = face_err / SAT_NEAR_PARALLEL_SIN;
+    const float margin = a->radius + b->radius;
+    box_axes x;
+    box_axes_init(&x, a->half, b->half, pair->row, pair->pos_b);
+    const v4 fa = box_sat_faces_a(&x);
+    const float ta = top3(fa);
+    if (ta - face_err > margin) return apart(pair, unit_axis(lane_of(fa, ta)), axis);
+    const v4 fb = box_sat_faces_b(&x);
+    const float tb = top3(fb);
+    if (tb - face_err > margin) return apart(pair, b_axis(pair, lane_of(fb, tb)), axis);
+    float high = ta > tb ? ta : tb;
+    int skipped = 0;
+    for (uint32_t i = 0; i < 3; ++i) {
+        const v4 e = box_sat_edges(&x, (int)i);
+        const float te = top3(e);
+        if (te - edge_err > margin) return apart(pair, v4_cross(unit_axis(i), b_axis(pair, lane_of(e, te))), axis);
+        skipped |= top3(v4_neg(e)) == INFINITY; /* a lane at -inf: near-parallel edges */
+        high = te + (edge_err - face_err) > high ? te + (edge_err - face_err) : high;
+    }
+    /* every axis within its bound of overlapping, none left out */
+    return !skipped && high + face_err < 0.0f ? 1 : -1;
+}
+
 int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
                       const mink_shape *b, const mink_pose *pb, mink_cache *cache, mink_result *info)
 {
@@ -242,6 +310,24 @@ int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
                 info->support_calls = 1;
             }
             return 0;
+        }
+    }
+    /* a box with a box, capsule or sphere (rounded cores of two spheres or
+     * capsules never overlap in volume: the test could only say "apart") */
+    if ((a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) && a->type != MINK_SHAPE_HULL &&
+        b->type != MINK_SHAPE_HULL) {
+        mink_simd_pair_init(&q.pair, a, pa, na2, b, pb, nb2, q.rot_a);
+        /* an overlap's axis (the next query's start): towards B */
+        v4 axis = v4_len2(q.pair.pos_b) > 0.0f ? q.pair.pos_b : v4_set(1, 0, 0, 0);
+        const int hit = primitive_intersect(&q.pair, &axis);
+        if (hit >= 0) {
+            remember(&q, cache, hit ? CACHE_OVERLAP : CACHE_SEPARATED, axis, NULL);
+            if (info) {
+                info->distance = hit ? 0.0f : 1.0f;
+                v4 n;
+                if (!hit && length_and_unit(axis, &n) > 0.0f) info->normal = v4_to_vec3(rot_apply(q.rot_a, n));
+            }
+            return hit;
         }
     }
     if (q.have_cache) q.have_cache = mink_cache_load_simplex(cache, a, b, &q.cached);

@@ -1,6 +1,7 @@
 /* The separating-axis scans of contact manifolds, SIMD kernel: faces in
  * lanes against one point at a time, A's arcs in lanes against one arc of
  * B at a time, the box test's axes in lanes; and mink_manifold. */
+#include "box_sat.h"
 #include "manifold.h"
 #include "simd.h"
 #include "support.h"
@@ -119,43 +120,23 @@ done:;
     for (uint32_t l = 0; l < MINK_W_LANES; ++l) out->best.second = fmaxf(out->best.second, v2[l]);
 }
 
-static v4 v4_abs(v4 a) { return v4_max(a, v4_neg(a)); }
 
-/* The reference's box test (mink_box_sat_scalar) with the axes in lanes:
- * A's three face axes in one vector, B's in another, and for each edge
- * direction a_i of A its three cross products with B's edges in a third;
- * lanes are j, the column of B's axis. rows[i] = (r_i0, r_i1, r_i2). */
+void mink_simd_box_sat(const float ha[3], const float hb[3], const v4 row[3], v4 d, float out[16])
+{
+    box_axes x;
+    box_axes_init(&x, ha, hb, row, d);
+    v4_store(out, box_sat_faces_a(&x));
+    v4_store(out + 3, box_sat_faces_b(&x));
+    for (int i = 0; i < 3; ++i) v4_store(out + 6 + 3 * i, box_sat_edges(&x, i));
+    out[15] = -INFINITY;
+}
+
 static void box_sat_simd(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_AXES])
 {
-    _Alignas(16) float out[16];
     const v4 row[3] = {v4_set(rot[0].x, rot[0].y, rot[0].z, 0.0f), v4_set(rot[1].x, rot[1].y, rot[1].z, 0.0f),
                        v4_set(rot[2].x, rot[2].y, rot[2].z, 0.0f)};
-    const v4 arow[3] = {v4_abs(row[0]), v4_abs(row[1]), v4_abs(row[2])};
-    v4 acol[3];
-    v4_transpose3(arow, acol);
-    const v4 d = v4_set(pos.x, pos.y, pos.z, 0.0f), vha = v4_set(ha[0], ha[1], ha[2], 0.0f);
-    const v4 vhb = v4_set(hb[0], hb[1], hb[2], 0.0f);
-    const float dl[3] = {pos.x, pos.y, pos.z};
-    /* faces of A: lanes i */
-    const v4 rb_a = v4_add(v4_add(v4_scale(acol[0], hb[0]), v4_scale(acol[1], hb[1])), v4_scale(acol[2], hb[2]));
-    v4_store(out, v4_sub(v4_abs(d), v4_add(vha, rb_a)));
-    /* faces of B: lanes j */
-    const v4 db = v4_add(v4_add(v4_scale(row[0], dl[0]), v4_scale(row[1], dl[1])), v4_scale(row[2], dl[2]));
-    const v4 ra_b = v4_add(v4_add(v4_scale(arow[0], ha[0]), v4_scale(arow[1], ha[1])), v4_scale(arow[2], ha[2]));
-    v4_store(out + 3, v4_sub(v4_abs(db), v4_add(ra_b, vhb)));
-    /* a_i x b_j: lanes j */
-    const v4 hb1 = v4_shuffle(vhb, vhb, 1, 2, 0, 3), hb2 = v4_shuffle(vhb, vhb, 2, 0, 1, 3);
-    const v4 near2 = v4_splat(SAT_NEAR_PARALLEL_SIN * SAT_NEAR_PARALLEL_SIN), minus_inf = v4_splat(-INFINITY);
-    for (int i = 0; i < 3; ++i) {
-        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-        const v4 ud = v4_sub(v4_scale(row[i1], dl[i2]), v4_scale(row[i2], dl[i1]));
-        const v4 radii = v4_add(v4_add(v4_scale(arow[i2], ha[i1]), v4_scale(arow[i1], ha[i2])),
-                                v4_add(v4_mul(hb1, v4_shuffle(arow[i], arow[i], 2, 0, 1, 3)),
-                                       v4_mul(hb2, v4_shuffle(arow[i], arow[i], 1, 2, 0, 3))));
-        const v4 len2 = v4_add(v4_mul(row[i1], row[i1]), v4_mul(row[i2], row[i2]));
-        const v4 value = v4_div(v4_sub(v4_abs(ud), radii), v4_sqrt(v4_max(len2, near2)));
-        v4_store(out + 6 + 3 * i, v4_select(v4_cmpgt(near2, len2), minus_inf, value));
-    }
+    _Alignas(16) float out[16];
+    mink_simd_box_sat(ha, hb, row, v4_set(pos.x, pos.y, pos.z, 0.0f), out);
     for (int k = 0; k < BOX_AXES; ++k) sep[k] = out[k];
 }
 

@@ -1,0 +1,77 @@
+/* The box test of the SIMD kernel in three parts, so that a caller can stop
+ * at the first part that decides: A's three face axes, B's three, and the
+ * cross products a_i x b_j of an edge direction of each. Every part is the
+ * support separation of the two boxes along its axes (mink_box_sat_scalar's
+ * values, manifold.h), in lanes. Used whole by the manifold's test
+ * (mink_simd_box_sat, sat.c) and part by part by the intersect of boxes,
+ * capsules and spheres (query.c). */
+#ifndef MINK_BOX_SAT_H
+#define MINK_BOX_SAT_H
+
+#include "manifold.h"
+#include "simd.h"
+
+#include <math.h>
+
+/* A pair of boxes set up for the test: B's rotation into A's frame as rows
+ * (r_i0, r_i1, r_i2, 0) and their absolute values, B's origin there. */
+typedef struct box_axes {
+    v4 row[3], arow[3], acol[3];
+    v4 d, ha, hb;
+    _Alignas(16) float dl[4];
+    float hal[3], hbl[3];
+} box_axes;
+
+MINK_INLINE v4 box_abs(v4 a) { return v4_max(a, v4_neg(a)); }
+
+MINK_INLINE void box_axes_init(box_axes *x, const float ha[3], const float hb[3], const v4 row[3], v4 d)
+{
+    for (int i = 0; i < 3; ++i) {
+        x->row[i] = row[i];
+        x->arow[i] = box_abs(row[i]);
+        x->hal[i] = ha[i];
+        x->hbl[i] = hb[i];
+    }
+    v4_transpose3(x->arow, x->acol);
+    x->d = d;
+    v4_store(x->dl, d);
+    x->ha = v4_set(ha[0], ha[1], ha[2], 0.0f);
+    x->hb = v4_set(hb[0], hb[1], hb[2], 0.0f);
+}
+
+/* A's face axes, lanes i: |d_i| - (ha_i + sum_j |r_ij| hb_j). */
+MINK_INLINE v4 box_sat_faces_a(const box_axes *x)
+{
+    const v4 rb = v4_add(v4_add(v4_scale(x->acol[0], x->hbl[0]), v4_scale(x->acol[1], x->hbl[1])),
+                         v4_scale(x->acol[2], x->hbl[2]));
+    return v4_sub(box_abs(x->d), v4_add(x->ha, rb));
+}
+
+/* B's face axes, lanes j: |b_j . d| - (sum_i |r_ij| ha_i + hb_j). */
+MINK_INLINE v4 box_sat_faces_b(const box_axes *x)
+{
+    const v4 db = v4_add(v4_add(v4_scale(x->row[0], x->dl[0]), v4_scale(x->row[1], x->dl[1])),
+                         v4_scale(x->row[2], x->dl[2]));
+    const v4 ra = v4_add(v4_add(v4_scale(x->arow[0], x->hal[0]), v4_scale(x->arow[1], x->hal[1])),
+                         v4_scale(x->arow[2], x->hal[2]));
+    return v4_sub(box_abs(db), v4_add(ra, x->hb));
+}
+
+/* The axes a_i x b_j, lanes j, each divided by its length; -inf where the
+ * edges are parallel within SAT_NEAR_PARALLEL_SIN (the value would be
+ * rounding divided by a tiny length). */
+MINK_INLINE v4 box_sat_edges(const box_axes *x, int i)
+{
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+    const v4 hb1 = v4_shuffle(x->hb, x->hb, 1, 2, 0, 3), hb2 = v4_shuffle(x->hb, x->hb, 2, 0, 1, 3);
+    const v4 near2 = v4_splat(SAT_NEAR_PARALLEL_SIN * SAT_NEAR_PARALLEL_SIN);
+    const v4 ud = v4_sub(v4_scale(x->row[i1], x->dl[i2]), v4_scale(x->row[i2], x->dl[i1]));
+    const v4 radii = v4_add(v4_add(v4_scale(x->arow[i2], x->hal[i1]), v4_scale(x->arow[i1], x->hal[i2])),
+                            v4_add(v4_mul(hb1, v4_shuffle(x->arow[i], x->arow[i], 2, 0, 1, 3)),
+                                   v4_mul(hb2, v4_shuffle(x->arow[i], x->arow[i], 1, 2, 0, 3))));
+    const v4 len2 = v4_add(v4_mul(x->row[i1], x->row[i1]), v4_mul(x->row[i2], x->row[i2]));
+    const v4 value = v4_div(v4_sub(box_abs(ud), radii), v4_sqrt(v4_max(len2, near2)));
+    return v4_select(v4_cmpgt(near2, len2), v4_splat(-INFINITY), value);
+}
+
+#endif
