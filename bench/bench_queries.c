@@ -172,6 +172,7 @@ int bq_load(const char *path, char *err, size_t errlen)
     g_impl_count = 0;
     add_impl("ref", BQ_REF, NULL);
     add_impl("simd-" MINK_SIMD_NAME, BQ_SIMD, NULL);
+    add_impl("simd-gjk-" MINK_SIMD_NAME, BQ_SIMD_GJK, NULL);
 #ifdef MINK_HAVE_CCD
     add_impl(peer_ccd_gjk.name, BQ_PEER, &peer_ccd_gjk);
     add_impl(peer_ccd_mpr.name, BQ_PEER, &peer_ccd_mpr);
@@ -231,6 +232,8 @@ int bq_impl_supports(size_t i, int query)
 {
     if (query < 0 || query >= BQ_QUERY_COUNT)
         return 0;
+    if (g_impls[i].family == BQ_SIMD_GJK)
+        return query == CASE_QUERY_INTERSECT; /* only the intersect has other paths */
     if (g_impls[i].family != BQ_PEER)
         return 1;
     return (g_impls[i].peer->queries >> query) & 1u;
@@ -265,6 +268,13 @@ DEFINE_INTERSECT_PASS(pass_ref_intersect, mink_ref_intersect)
 DEFINE_RESULT_PASS(pass_ref_distance, mink_ref_distance)
 DEFINE_RESULT_PASS(pass_ref_penetration, mink_ref_penetration)
 DEFINE_INTERSECT_PASS(pass_simd_intersect, mink_intersect)
+/* with a NULL info, as mink_intersect passes */
+static int simd_gjk_intersect(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                              mink_cache *cache)
+{
+    return mink_intersect_gjk_ex(a, pa, b, pb, cache, NULL);
+}
+DEFINE_INTERSECT_PASS(pass_simd_gjk_intersect, simd_gjk_intersect)
 DEFINE_RESULT_PASS(pass_simd_distance, mink_distance)
 DEFINE_RESULT_PASS(pass_simd_penetration, mink_penetration)
 
@@ -280,6 +290,8 @@ double bq_bench_pass(bq_bench *b)
     const bq_impl *m = &g_impls[b->impl];
     if (m->family == BQ_PEER)
         return m->peer->pass(b->peer_ctx, b->query);
+    if (m->family == BQ_SIMD_GJK)
+        return pass_simd_gjk_intersect(b->pairs, b->g->count, b->out);
     return mink_passes[m->family][b->query](b->pairs, b->g->count, b->out);
 }
 
@@ -296,10 +308,16 @@ static void mink_answer(int family, int query, const mink_case *c, mink_result *
     if (query == CASE_QUERY_INTERSECT) {
         mink_result info;
         memset(&info, 0, sizeof info);
-        if (ref)
+        if (ref) {
             mink_ref_intersect_ex(&c->a, &c->pa, &c->b, &c->pb, NULL, &info);
-        else
+        } else if (family == BQ_SIMD_GJK) {
+            const int hit = mink_intersect_gjk_ex(&c->a, &c->pa, &c->b, &c->pb, NULL, &info);
+            memset(r, 0, sizeof *r);
+            r->status = hit < 0 ? MINK_ERR_INVALID : MINK_OK;
+            r->distance = hit ? 0.0f : 1.0f; /* case_run's mapping */
+        } else {
             mink_intersect_ex(&c->a, &c->pa, &c->b, &c->pb, NULL, &info);
+        }
         r->iterations = info.iterations;
         r->gjk_iterations = info.gjk_iterations;
         r->support_calls = info.support_calls;

@@ -29,7 +29,12 @@ struct mink_case;
 const char *bq_query_name(int query);
 
 /** Which kind of implementation: decides the error policy. */
-enum bq_family { BQ_REF = 0, BQ_SIMD = 1, BQ_PEER = 2 };
+enum bq_family {
+    BQ_REF = 0,
+    BQ_SIMD = 1,
+    BQ_PEER = 2,
+    BQ_SIMD_GJK = 3 /* the SIMD kernel's intersect by GJK alone (mink_intersect_gjk_ex) */
+};
 
 /** A case set split into groups by case_group(id), in order of first
  *  appearance; each group holds copies of its cases (hull memory stays in

@@ -299,13 +299,14 @@ std::vector<std::string> split(const std::string &s)
     return out;
 }
 
-// --impl accepts families (ref, simd, peers) and exact names (ccd-mpr, simd-avx2).
+// --impl accepts families (ref, simd: with simd-gjk, peers) and exact names (ccd-mpr, simd-avx2).
 bool impl_selected_named(const std::vector<std::string> &want, const std::string &name, int family)
 {
     if (want.empty())
         return true;
     for (const std::string &w : want) {
-        if (w == name || (w == "ref" && family == BQ_REF) || (w == "simd" && family == BQ_SIMD) ||
+        if (w == name || (w == "ref" && family == BQ_REF) ||
+            (w == "simd" && (family == BQ_SIMD || family == BQ_SIMD_GJK)) ||
             (w == "peers" && family == BQ_PEER))
             return true;
     }

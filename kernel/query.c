@@ -288,8 +288,10 @@ static int primitive_intersect(const simd_pair *pair, v4 *axis)
     return !skipped && high + face_err < 0.0f ? 1 : -1;
 }
 
-int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
-                      const mink_shape *b, const mink_pose *pb, mink_cache *cache, mink_result *info)
+/* The intersect query; primitives: boxes with boxes, capsules and spheres
+ * by the box test first (primitive_intersect). */
+MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                 const mink_pose *pb, mink_cache *cache, mink_result *info, int primitives)
 {
     simd_query q;
     float na2, nb2;
@@ -314,7 +316,7 @@ int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
     }
     /* a box with a box, capsule or sphere (rounded cores of two spheres or
      * capsules never overlap in volume: the test could only say "apart") */
-    if ((a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) && a->type != MINK_SHAPE_HULL &&
+    if (primitives && (a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) && a->type != MINK_SHAPE_HULL &&
         b->type != MINK_SHAPE_HULL) {
         mink_simd_pair_init(&q.pair, a, pa, na2, b, pb, nb2, q.rot_a);
         /* an overlap's axis (the next query's start): towards B */
@@ -352,10 +354,22 @@ int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
     return g.overlap;
 }
 
+int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
+                      const mink_shape *b, const mink_pose *pb, mink_cache *cache, mink_result *info)
+{
+    return intersect(a, pa, b, pb, cache, info, 1);
+}
+
+int mink_intersect_gjk_ex(const mink_shape *a, const mink_pose *pa,
+                          const mink_shape *b, const mink_pose *pb, mink_cache *cache, mink_result *info)
+{
+    return intersect(a, pa, b, pb, cache, info, 0);
+}
+
 int mink_intersect(const mink_shape *a, const mink_pose *pa,
                    const mink_shape *b, const mink_pose *pb, mink_cache *cache)
 {
-    return mink_intersect_ex(a, pa, b, pb, cache, NULL);
+    return intersect(a, pa, b, pb, cache, NULL, 1);
 }
 
 /* The distance answer from the double check (out of line: rare). */

@@ -95,9 +95,12 @@ QUERY_PEERS = {
 
 
 def impl_key(impl):
-    """Display order: ref, simd widths narrow to wide, then the peers."""
+    """Display order: ref, simd widths narrow to wide, GJK alone, then the peers."""
     if impl == "ref":
         return (0, 0, impl)
+    if impl.startswith("simd-gjk-"):
+        w = impl[9:]
+        return (1.5, SIMD_ORDER.index(w) if w in SIMD_ORDER else len(SIMD_ORDER), impl)
     if impl.startswith("simd-"):
         w = impl[5:]
         return (1, SIMD_ORDER.index(w) if w in SIMD_ORDER else len(SIMD_ORDER), impl)
@@ -105,8 +108,12 @@ def impl_key(impl):
 
 
 def family(impl):
+    """ref, simd (a width of mink's SIMD kernel), gjk (the same kernel's
+    intersect by GJK alone: simd-gjk-<width>, shown, never "best"), peer."""
     if impl == "ref":
         return "ref"
+    if impl.startswith("simd-gjk-"):
+        return "gjk"
     return "simd" if impl.startswith("simd-") else "peer"
 
 

@@ -385,6 +385,7 @@ static void test_primitive_intersect(void **state)
         assert_true(hit == 0 || hit == 1);
         if (fabs(d.distance) > 1e-4 * L) {
             assert_int_equal(hit, d.distance <= 0.0f);
+            assert_int_equal(mink_intersect_gjk_ex(&a, &pa, &b, &pb, NULL, NULL), hit);
             decided[hit]++;
         }
         if (!hit) {
