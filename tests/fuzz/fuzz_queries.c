@@ -909,6 +909,9 @@ typedef struct kernel {
     int (*intersect)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *, mink_cache *);
     int (*intersect_ex)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *, mink_cache *,
                         mink_result *);
+    /* the intersect by GJK alone (the SIMD kernel's primitive paths skipped) */
+    int (*intersect_gjk)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *, mink_cache *,
+                         mink_result *);
     mink_status (*distance)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *,
                             mink_cache *, mink_result *);
     mink_status (*penetration)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *,
@@ -918,13 +921,14 @@ typedef struct kernel {
 } kernel;
 
 static const kernel kernels[2] = {
-    {"ref", mink_ref_intersect, mink_ref_intersect_ex, mink_ref_distance, mink_ref_penetration, mink_ref_manifold},
-    {"simd", mink_intersect, mink_intersect_ex, mink_distance, mink_penetration, mink_manifold},
+    {"ref", mink_ref_intersect, mink_ref_intersect_ex, mink_ref_intersect_ex, mink_ref_distance, mink_ref_penetration,
+     mink_ref_manifold},
+    {"simd", mink_intersect, mink_intersect_ex, mink_intersect_gjk_ex, mink_distance, mink_penetration, mink_manifold},
 };
 
 /* The three answers for one pair. */
 typedef struct answer {
-    int hit;
+    int hit, hit_gjk; /* hit_gjk: the intersect by GJK alone, cold */
     mink_result dist, pen;
 } answer;
 
@@ -1028,6 +1032,7 @@ static void run_queries(const kernel *k, const mink_shape *a, const mink_pose *p
                         const mink_pose *pb, mink_cache *const caches[3], answer *out, double L)
 {
     out->hit = k->intersect(a, pa, b, pb, caches[0]);
+    out->hit_gjk = k->intersect_gjk(a, pa, b, pb, NULL, NULL);
     poison(&out->dist);
     mink_status st = k->distance(a, pa, b, pb, caches[1], &out->dist);
     if (st != out->dist.status) violation("%s distance returned %d but wrote status %d", k->name, (int)st, (int)out->dist.status);
@@ -1044,6 +1049,7 @@ static int check_answer(const char *ctx, const answer *x, int expect, double L)
     const int err = x->hit < 0;
     if (expect == EXPECT_INVALID && !err) violation("%s: invalid input, intersect returned %d", ctx, x->hit);
     if (expect == EXPECT_VALID && err) violation("%s: valid input, intersect returned %d", ctx, x->hit);
+    if ((x->hit_gjk < 0) != err) violation("%s: intersect %d but by GJK %d", ctx, x->hit, x->hit_gjk);
     if (err) {
         if (x->hit != MINK_ERR_INVALID) violation("%s: intersect returned %d", ctx, x->hit);
         if (!zero_result(&x->dist)) {
@@ -1057,6 +1063,7 @@ static int check_answer(const char *ctx, const answer *x, int expect, double L)
         return 0;
     }
     if (x->hit != 0 && x->hit != 1) violation("%s: intersect returned %d", ctx, x->hit);
+    if (x->hit_gjk != 0 && x->hit_gjk != 1) violation("%s: intersect by GJK returned %d", ctx, x->hit_gjk);
     check_valid_result(ctx, "distance", &x->dist, L);
     check_valid_result(ctx, "penetration", &x->pen, L);
     const double band = BAND_REL * L;
@@ -1064,6 +1071,9 @@ static int check_answer(const char *ctx, const answer *x, int expect, double L)
     if (dd < 0.0) violation("%s: distance query gave a negative distance %.9g", ctx, dd);
     if ((dp > band && x->hit != 0) || (dp < -band && x->hit != 1))
         violation("%s: intersect says %d but penetration distance is %.9g (band %.3g)", ctx, x->hit, dp, band);
+    if ((dp > band && x->hit_gjk != 0) || (dp < -band && x->hit_gjk != 1))
+        violation("%s: intersect by GJK says %d but penetration distance is %.9g (band %.3g)", ctx, x->hit_gjk, dp,
+                  band);
     if ((dp > band && !(dd > 0.0)) || (dp < -band && dd > band))
         violation("%s: distance %.9g disagrees with penetration distance %.9g (band %.3g)", ctx, dd, dp, band);
     return 1;
