@@ -349,34 +349,45 @@ void set_normal(peer_answer *a, const V3 &v)
     }
 }
 
+// The intersect and the distance, either solver: the same calls.
+template <class Solver, class A, class B>
+bool intersect_of(const Solver &solver, const A &sa, const Tf &ta, const B &sb, const Tf &tb, peer_answer *a)
+{
+    const bool hit = solver.shapeIntersect(sa, ta, sb, tb, nullptr);
+    if (a)
+        a->kind = hit ? CASE_PEN : CASE_SEP;
+    return hit;
+}
+
+template <class Solver, class A, class B>
+double distance_of(const Solver &solver, const A &sa, const Tf &ta, const B &sb, const Tf &tb, peer_answer *a)
+{
+    S d = 0;
+    V3 p1 = V3::Zero(), p2 = V3::Zero();
+    const bool sep = solver.shapeDistance(sa, ta, sb, tb, &d, &p1, &p2);
+    if (a) {
+        if (sep && d > 0.0) {
+            a->kind = CASE_SEP;
+            a->has_value = 1;
+            a->value = d;
+            set_normal(a, p2 - p1);
+        } else {
+            a->kind = CASE_PEN;
+        }
+    }
+    return d;
+}
+
 template <class A, class B>
 double run_indep(fcl_ctx *x, size_t i, int q, peer_answer *a)
 {
     const A &sa = static_cast<const A &>(*x->shapes[2 * i].shape);
     const B &sb = static_cast<const B &>(*x->shapes[2 * i + 1].shape);
     const Tf &ta = x->tf[2 * i], &tb = x->tf[2 * i + 1];
-    if (q == CASE_QUERY_INTERSECT) {
-        const bool hit = x->indep.shapeIntersect(sa, ta, sb, tb, nullptr);
-        if (a)
-            a->kind = hit ? CASE_PEN : CASE_SEP;
-        return hit;
-    }
-    if (q == CASE_QUERY_DISTANCE) {
-        S d = 0;
-        V3 p1, p2;
-        const bool sep = x->indep.shapeDistance(sa, ta, sb, tb, &d, &p1, &p2);
-        if (a) {
-            if (sep && d > 0.0) {
-                a->kind = CASE_SEP;
-                a->has_value = 1;
-                a->value = d;
-                set_normal(a, p2 - p1);
-            } else {
-                a->kind = CASE_PEN;
-            }
-        }
-        return d;
-    }
+    if (q == CASE_QUERY_INTERSECT)
+        return intersect_of(x->indep, sa, ta, sb, tb, a);
+    if (q == CASE_QUERY_DISTANCE)
+        return distance_of(x->indep, sa, ta, sb, tb, a);
     x->contacts.clear();
     const bool hit = x->indep.shapeIntersect(sa, ta, sb, tb, &x->contacts);
     if (!hit) {
@@ -407,28 +418,12 @@ double run_ccd(fcl_ctx *x, size_t i, int q, peer_answer *a)
     const A &sa = static_cast<const A &>(*x->shapes[2 * i].shape);
     const B &sb = static_cast<const B &>(*x->shapes[2 * i + 1].shape);
     const Tf &ta = x->tf[2 * i], &tb = x->tf[2 * i + 1];
-    if (q == CASE_QUERY_INTERSECT) {
-        const bool hit = x->ccd.shapeIntersect(sa, ta, sb, tb, nullptr);
-        if (a)
-            a->kind = hit ? CASE_PEN : CASE_SEP;
-        return hit;
-    }
+    if (q == CASE_QUERY_INTERSECT)
+        return intersect_of(x->ccd, sa, ta, sb, tb, a);
+    if (q == CASE_QUERY_DISTANCE)
+        return distance_of(x->ccd, sa, ta, sb, tb, a);
     S d = 0;
     V3 p1 = V3::Zero(), p2 = V3::Zero();
-    if (q == CASE_QUERY_DISTANCE) {
-        const bool sep = x->ccd.shapeDistance(sa, ta, sb, tb, &d, &p1, &p2);
-        if (a) {
-            if (sep && d > 0.0) {
-                a->kind = CASE_SEP;
-                a->has_value = 1;
-                a->value = d;
-                set_normal(a, p2 - p1);
-            } else {
-                a->kind = CASE_PEN;
-            }
-        }
-        return d;
-    }
     x->ccd.shapeSignedDistance(sa, ta, sb, tb, &d, &p1, &p2);
     if (a && std::isfinite(d)) {
         a->has_value = 1;
