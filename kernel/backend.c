@@ -18,6 +18,7 @@ const mink_backend MINK_BACKEND_NAME(mink_backend) = {
     MINK_BACKEND_STR(MINK_BACKEND),
     mink_intersect,
     mink_intersect_ex,
+    mink_intersect_gjk_ex,
     mink_distance,
     mink_penetration,
     MINK_BACKEND_NAME(mink_manifold), /* mink_manifold(...) is a function-like macro */

@@ -31,6 +31,7 @@
 /* public queries (query.c, sat.c, batch.c) */
 #define mink_intersect MINK_BACKEND_NAME(mink_intersect)
 #define mink_intersect_ex MINK_BACKEND_NAME(mink_intersect_ex)
+#define mink_intersect_gjk_ex MINK_BACKEND_NAME(mink_intersect_gjk_ex)
 #define mink_distance MINK_BACKEND_NAME(mink_distance)
 #define mink_penetration MINK_BACKEND_NAME(mink_penetration)
 /* function-like: `struct mink_manifold` (the result type) keeps its tag */
@@ -50,6 +51,7 @@
 #define mink_lane_point_box_penetration MINK_BACKEND_NAME(mink_lane_point_box_penetration)
 #define mink_lane_round_intersect MINK_BACKEND_NAME(mink_lane_round_intersect)
 #define mink_lane_round_penetration MINK_BACKEND_NAME(mink_lane_round_penetration)
+#define mink_simd_box_sat MINK_BACKEND_NAME(mink_simd_box_sat)
 #define mink_simd_epa MINK_BACKEND_NAME(mink_simd_epa)
 #define mink_simd_gjk MINK_BACKEND_NAME(mink_simd_gjk)
 #define mink_simd_johnson_seed MINK_BACKEND_NAME(mink_simd_johnson_seed)

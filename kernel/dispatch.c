@@ -95,6 +95,12 @@ int mink_intersect_ex(const mink_shape *a, const mink_pose *pa, const mink_shape
     return backend()->intersect_ex(a, pa, b, pb, cache, info);
 }
 
+int mink_intersect_gjk_ex(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                          mink_cache *cache, mink_result *info)
+{
+    return backend()->intersect_gjk_ex(a, pa, b, pb, cache, info);
+}
+
 mink_status mink_distance(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                           mink_cache *cache, mink_result *out)
 {

@@ -15,6 +15,8 @@ typedef struct mink_backend {
                      mink_cache *cache);
     int (*intersect_ex)(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                         mink_cache *cache, mink_result *info);
+    int (*intersect_gjk_ex)(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                            mink_cache *cache, mink_result *info);
     mink_status (*distance)(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                             mink_cache *cache, mink_result *out);
     mink_status (*penetration)(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,

@@ -157,6 +157,7 @@ static void test_queries_match_reference(void **state)
         overlapping += hit;
         EXPECT_INT(mink_intersect(p->a, &p->pa, p->b, &p->pb, NULL), hit);
         EXPECT_INT(mink_intersect_ex(p->a, &p->pa, p->b, &p->pb, NULL, &info), hit);
+        EXPECT_INT(mink_intersect_gjk_ex(p->a, &p->pa, p->b, &p->pb, NULL, &info), hit);
         EXPECT_INT(mink_ref_intersect(p->a, &p->pa, p->b, &p->pb, NULL), hit);
         struct mink_manifold m;
         const float margin = 0.02f;
