@@ -229,3 +229,12 @@ int mink_epa_double(const mink_shape *a, const mink_pose *pa, const mink_shape *
             if (!add_face(&P, horizon[h][0], horizon[h][1], iw)) return 0;
     }
 }
+
+int mink_depth_double(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                      const uint32_t *face_ia, const uint32_t *face_ib, unsigned start_bits,
+                      const uint32_t start_ia[4], const uint32_t start_ib[4], mink_hull_support_fn hull_support,
+                      mink_double_closest *out)
+{
+    if (face_ia && mink_face_double(a, pa, b, pb, face_ia, face_ib, hull_support, out)) return 1;
+    return start_bits == 15u && mink_epa_double(a, pa, b, pb, start_ia, start_ib, hull_support, out);
+}

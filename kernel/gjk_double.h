@@ -70,6 +70,15 @@ int mink_epa_double(const mink_shape *a, const mink_pose *pa, const mink_shape *
                     const uint32_t ia[4], const uint32_t ib[4], mink_hull_support_fn hull_support,
                     mink_double_closest *out);
 
+/* A shallow depth in double, either kernel: EPA's closest face (face_ia,
+ * face_ib; NULL when EPA has none) if its plane bounds D, else EPA again
+ * from the tetrahedron EPA started from (start_bits 15: all four points
+ * there, also when float EPA found it flat). 0: neither answers. */
+int mink_depth_double(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                      const uint32_t *face_ia, const uint32_t *face_ib, unsigned start_bits,
+                      const uint32_t start_ia[4], const uint32_t start_ib[4], mink_hull_support_fn hull_support,
+                      mink_double_closest *out);
+
 /* An answer's distance, normal and witnesses (world, rounded once) from
  * the cores' (signed) distance, for shapes of radii ra and rb; overlaps of
  * the rounded shapes get a negative distance (penetration) or, with

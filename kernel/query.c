@@ -25,9 +25,9 @@ typedef struct simd_query {
     unsigned nseed;
 } simd_query;
 
-/* The pair placed in A's frame, after the inputs were checked and the cache
- * loaded (|q|^2 of each pose given). */
-MINK_ALWAYS_INLINE void query_begin(simd_query *q, const mink_shape *a, const mink_pose *pa, float qa_norm2,
+/* The pair placed in A's frame, after the inputs were checked (|q|^2 of
+ * each pose given). */
+MINK_ALWAYS_INLINE void query_place(simd_query *q, const mink_shape *a, const mink_pose *pa, float qa_norm2,
                                     const mink_shape *b, const mink_pose *pb, float qb_norm2)
 {
     mink_simd_pair_init(&q->pair, a, pa, qa_norm2, b, pb, qb_norm2, q->rot_a);
@@ -36,18 +36,30 @@ MINK_ALWAYS_INLINE void query_begin(simd_query *q, const mink_shape *a, const mi
     q->pose_b = pb;
     q->ra = a->radius;
     q->rb = b->radius;
-    /* The cached simplex, re-evaluated at the new poses (count and ids in
-     * locals: the vertex stores might alias them). */
+}
+
+/* The cached simplex, re-evaluated at the new poses, once the pair is placed
+ * and the cache loaded (count and ids in locals: the vertex stores might
+ * alias them). */
+MINK_ALWAYS_INLINE void query_seed(simd_query *q)
+{
     const unsigned n = q->have_cache ? q->cached.count : 0;
     for (unsigned i = 0; i < n; ++i) {
         simd_vertex *v = &q->seed[i];
         const uint32_t ia = q->cached.ia[i], ib = q->cached.ib[i];
         simd_vertex_set_ids(v, ia, ib);
-        v->pa = mink_simd_core_point(a, ia);
+        v->pa = mink_simd_core_point(q->pair.a, ia);
         v->pb = mink_simd_b_point(&q->pair, ib);
         v->w = v4_sub(v->pb, v->pa);
     }
     q->nseed = n;
+}
+
+MINK_ALWAYS_INLINE void query_begin(simd_query *q, const mink_shape *a, const mink_pose *pa, float qa_norm2,
+                                    const mink_shape *b, const mink_pose *pb, float qb_norm2)
+{
+    query_place(q, a, pa, qa_norm2, b, pb, qb_norm2);
+    query_seed(q);
 }
 
 /* Checks the inputs, loads the cache and sets the pair up; 0 on bad input. */
@@ -316,9 +328,10 @@ MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const
     }
     /* a box with a box, capsule or sphere (rounded cores of two spheres or
      * capsules never overlap in volume: the test could only say "apart") */
-    if (primitives && (a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) && a->type != MINK_SHAPE_HULL &&
-        b->type != MINK_SHAPE_HULL) {
-        mink_simd_pair_init(&q.pair, a, pa, na2, b, pb, nb2, q.rot_a);
+    const int primitive = primitives && (a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) &&
+                          a->type != MINK_SHAPE_HULL && b->type != MINK_SHAPE_HULL;
+    if (primitive) {
+        query_place(&q, a, pa, na2, b, pb, nb2);
         /* an overlap's axis (the next query's start): towards B */
         v4 axis = v4_len2(q.pair.pos_b) > 0.0f ? q.pair.pos_b : v4_set(1, 0, 0, 0);
         const int hit = primitive_intersect(&q.pair, &axis);
@@ -333,7 +346,8 @@ MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const
         }
     }
     if (q.have_cache) q.have_cache = mink_cache_load_simplex(cache, a, b, &q.cached);
-    query_begin(&q, a, pa, na2, b, pb, nb2);
+    if (!primitive) query_place(&q, a, pa, na2, b, pb, nb2); /* else placed above */
+    query_seed(&q);
     simd_gjk_result g;
     run_gjk(&q, SIMD_GJK_INTERSECT, &g);
     if (g.overlap && g.simplex.bits != 15u && intersect_in_doubt(&q, g.v)) {
@@ -443,19 +457,6 @@ static mink_status core_gap_answer(const simd_query *q, const simd_gjk_result *g
     return out->status;
 }
 
-/* A shallow depth in double: EPA's face if its plane bounds D, else EPA
- * again in double from the tetrahedron EPA started from (also when float
- * EPA found that tetrahedron flat). */
-static int depth_in_double(const simd_query *q, const simd_epa_result *e, unsigned start_bits, uint32_t start_ids[2][4],
-                           mink_double_closest *d)
-{
-    if (e->has_face &&
-        mink_face_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, e->face_ia, e->face_ib, hull_support, d))
-        return 1;
-    return start_bits == 15u &&
-           mink_epa_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, start_ids[0], start_ids[1], hull_support, d);
-}
-
 /* Cores apart by the double check: its answer. */
 static mink_status double_gap_answer(const simd_query *q, const mink_double_closest *d, const simd_gjk_result *g,
                                      mink_cache *cache, mink_result *out)
@@ -513,7 +514,9 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
     }
     out->iterations += e.iterations;
     if (e.status != MINK_OK) out->status = e.status;
-    if (mink_double_near(e.depth, q.pair.scale) && depth_in_double(&q, &e, start_bits, start_ids, &d)) {
+    if (mink_double_near(e.depth, q.pair.scale) &&
+        mink_depth_double(q.pair.a, q.pose_a, q.pair.b, q.pose_b, e.has_face ? e.face_ia : NULL, e.face_ib, start_bits,
+                          start_ids[0], start_ids[1], hull_support, &d)) {
         mink_double_answer(&d, q.ra, q.rb, 0, out);
     } else {
         finish(&q, e.pa, e.pb, e.normal, -(e.depth + q.ra + q.rb), out);

@@ -280,19 +280,6 @@ static mink_status core_gap_answer(const ref_query *q, const ref_gjk_result *g, 
     return out->status;
 }
 
-/* A shallow depth in double: EPA's face if its plane bounds D, else EPA
- * again in double from the tetrahedron EPA started from (also when float
- * EPA found that tetrahedron flat). */
-static int depth_in_double(const ref_query *q, const ref_epa_result *e, unsigned start_bits, uint32_t start_ids[2][4],
-                           mink_double_closest *d)
-{
-    if (e->has_face &&
-        mink_face_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, e->face_ia, e->face_ib, hull_support, d))
-        return 1;
-    return start_bits == 15u &&
-           mink_epa_double(q->pair.a, q->pose_a, q->pair.b, q->pose_b, start_ids[0], start_ids[1], hull_support, d);
-}
-
 /* Cores apart by the double check: its answer. */
 static mink_status double_gap_answer(const ref_query *q, const mink_double_closest *d, const ref_gjk_result *g,
                                      mink_cache *cache, mink_result *out)
@@ -350,7 +337,9 @@ mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
     }
     out->iterations += e.iterations;
     if (e.status != MINK_OK) out->status = e.status;
-    if (mink_double_near(e.depth, q.pair.scale) && depth_in_double(&q, &e, start_bits, start_ids, &d)) {
+    if (mink_double_near(e.depth, q.pair.scale) &&
+        mink_depth_double(q.pair.a, q.pose_a, q.pair.b, q.pose_b, e.has_face ? e.face_ia : NULL, e.face_ib, start_bits,
+                          start_ids[0], start_ids[1], hull_support, &d)) {
         mink_double_answer(&d, q.ra, q.rb, 0, out);
     } else {
         finish(&q, e.pa, e.pb, e.normal, -(e.depth + q.ra + q.rb), out);
