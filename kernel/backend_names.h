@@ -57,6 +57,7 @@
 #define mink_simd_johnson_seed MINK_BACKEND_NAME(mink_simd_johnson_seed)
 #define mink_simd_simplex_init MINK_BACKEND_NAME(mink_simd_simplex_init)
 #define mink_simd_pair_init MINK_BACKEND_NAME(mink_simd_pair_init)
+#define mink_simd_hull_climb MINK_BACKEND_NAME(mink_simd_hull_climb)
 #define mink_simd_support_dot MINK_BACKEND_NAME(mink_simd_support_dot)
 #define mink_simd_support_local MINK_BACKEND_NAME(mink_simd_support_local)
 #define mink_simd_support_pair MINK_BACKEND_NAME(mink_simd_support_pair)

@@ -60,6 +60,16 @@ struct mink_hull_topology {
                                   point)                                             */
     uint32_t off_arc_point;    /* uint32 v0[arc_padded], v1[arc_padded]: the edge's
                                   end points                                          */
+    /* Hill climbing, the support of big solids (seed_count 0: none): */
+    uint32_t seed_count;       /* HULL_CLIMB_SEEDS, or 0                             */
+    uint32_t off_climb;        /* hull_climb_block []: block c holds corner c's
+                                  neighbours along edges (corners numbered in
+                                  point order)                                        */
+    uint32_t off_corner_point; /* uint32 [vertex_count]: corner c's point index      */
+    uint32_t off_seed;         /* float x[HULL_CLIMB_SEEDS], y[], z[], then uint32
+                                  corner[HULL_CLIMB_SEEDS]: the corners furthest
+                                  along fixed directions spread over the sphere,
+                                  where a climb starts                               */
     uint32_t bytes;            /* bytes used from the header on                      */
 };
 typedef struct mink_hull_topology hull_topology;
@@ -85,6 +95,37 @@ typedef struct mink_hull_topology hull_topology;
  * - Face planes of faces only a few merge_tol wide (needles, slabs a few
  *   merge_tol thick) are only as good as merge_tol over that width, and so
  *   are their arcs' e. */
+
+/* Hill climbing: the support of a solid along d is a corner none of whose
+ * neighbours along edges lies further along d (on a convex polytope a
+ * local maximum is the maximum). Solids of at least HULL_CLIMB_MIN_POINTS
+ * points get blocks of neighbours per corner and HULL_CLIMB_SEEDS starting
+ * corners: a climb starts from the seed furthest along d and reads one
+ * block (two cache lines holding the neighbours' coordinates) per step,
+ * where a scan reads every point. Points in no loop (welded within 0.2
+ * merge_tol of a corner, or within merge_tol of a face) are never reached:
+ * the climb's maximum is within merge_tol of the points' maximum. */
+#define HULL_CLIMB_SEEDS 64
+#define HULL_CLIMB_LANES 8
+#define HULL_CLIMB_MIN_POINTS 512
+/* corner[HULL_CLIMB_LANES - 1] with this bit: the corner has more
+ * neighbours, in the block numbered by the other bits */
+#define HULL_CLIMB_MORE 0x80000000u
+
+/* Neighbours of a corner: coordinates and corner numbers. Block c is corner
+ * c's first; one with more than HULL_CLIMB_LANES neighbours continues in
+ * blocks past the corners' (HULL_CLIMB_MORE). Lanes past the neighbours,
+ * and the lane that links, repeat the corner itself (never further along d
+ * than itself). */
+typedef struct hull_climb_block {
+    float x[HULL_CLIMB_LANES], y[HULL_CLIMB_LANES], z[HULL_CLIMB_LANES];
+    uint32_t corner[HULL_CLIMB_LANES];
+} hull_climb_block;
+
+/* Blocks for n points. A corner in d faces takes 1 + ceil((d - 8) / 7)
+ * blocks when d > 8, at most 1 + (d - 2) / 7 any d >= 3; the d sum to 2 E
+ * <= 6 V - 12 (Euler), so V corners take at most V + (4 V - 12) / 7. */
+static inline uint64_t hull_climb_blocks(uint64_t n) { return n + 4 * n / 7 + 1; }
 
 /* Bytes the topology of n points needs after the vertex arrays, the
  * builder's scratch space included (an upper bound; 0 when n is 0 or over
@@ -125,6 +166,23 @@ static inline const float *hull_arc(const hull_topology *t, unsigned k) /* k: 0.
 static inline const uint32_t *hull_arc_point(const hull_topology *t, unsigned k) /* k: 0 v0, 1 v1 */
 {
     return (const uint32_t *)((const char *)t + t->off_arc_point) + (size_t)k * t->arc_padded;
+}
+
+static inline const hull_climb_block *hull_climb(const hull_topology *t)
+{
+    return (const hull_climb_block *)((const char *)t + t->off_climb);
+}
+static inline const uint32_t *hull_corner_point(const hull_topology *t)
+{
+    return (const uint32_t *)((const char *)t + t->off_corner_point);
+}
+static inline const float *hull_seed(const hull_topology *t, unsigned k) /* k: 0 x, 1 y, 2 z */
+{
+    return (const float *)((const char *)t + t->off_seed) + (size_t)k * HULL_CLIMB_SEEDS;
+}
+static inline const uint32_t *hull_seed_corner(const hull_topology *t)
+{
+    return (const uint32_t *)((const char *)t + t->off_seed) + (size_t)3 * HULL_CLIMB_SEEDS;
 }
 
 enum { HULL_ARC_N0 = 0, HULL_ARC_N1 = 3, HULL_ARC_E = 6, HULL_ARC_O = 9 };

@@ -59,7 +59,7 @@ enum { SEEN_NOT = 0, SEEN_VISIBLE = 1, SEEN_HIDDEN = 2 };
  * 2V - 4 triangles and 3V - 6 edges, so at most 2n faces, 6n loop entries
  * (two per edge) and 3n arcs (a flat polygon: 2n entries, 2n arcs). */
 typedef struct hull_layout {
-    size_t plane, face_first, face_vertex, point_first, point_face, arc, arc_point, zone, weld, total;
+    size_t plane, face_first, face_vertex, point_first, point_face, arc, arc_point, zone, weld, climb, total;
     uint32_t tri_cap, loop_cap;
 } hull_layout;
 
@@ -105,6 +105,11 @@ static int layout_of(uint32_t n, hull_layout *L)
     off += round64(max_u64(max_u64(merge, flat), quick));
     L->weld = (size_t)off;
     off += round64(8 * N);
+    /* hill climbing (climb_index): a block and a point index per corner,
+     * the seeds */
+    L->climb = (size_t)off;
+    if (N >= HULL_CLIMB_MIN_POINTS)
+        off += round64(sizeof(hull_climb_block) * hull_climb_blocks(N)) + round64(4 * N) + round64(16 * HULL_CLIMB_SEEDS);
     if (off > SIZE_MAX) return 0;
     L->total = (size_t)off;
     L->tri_cap = (uint32_t)tris;
@@ -1414,6 +1419,82 @@ static const hull_topology *finish(builder *b, hull_topology *h, uint32_t fp, ui
     return h;
 }
 
+/* Hill climbing's blocks and seeds (hull.h) in their own space; the
+ * corner numbers and each point's successors in its loops are worked out
+ * in the zone, free once the arrays are compacted (they end before it).
+ * Seeds: the corners furthest along directions on a Fibonacci spiral over
+ * the sphere (evenly spread). */
+static void climb_index(const builder *b, hull_topology *h)
+{
+    h->seed_count = 0;
+    const uint32_t n = h->point_count, V = h->vertex_count;
+    if (n < HULL_CLIMB_MIN_POINTS || V < HULL_CLIMB_SEEDS || b->L.total > UINT32_MAX) return;
+    char *base = (char *)h;
+    const uint32_t *first = hull_point_first(h), *ff = hull_face_first(h), *fv = hull_face_vertex(h);
+    uint32_t *corner_of = (uint32_t *)(base + b->L.zone), *next = corner_of + n, *cursor = next + h->loop_count;
+    hull_climb_block *block = (hull_climb_block *)(base + b->L.climb);
+    const uint64_t blocks = hull_climb_blocks(n);
+    uint32_t *corner_point = (uint32_t *)(base + b->L.climb + round64(sizeof(hull_climb_block) * blocks));
+    float *seed = (float *)((char *)corner_point + round64(4 * (uint64_t)n));
+    uint32_t *seed_corner = (uint32_t *)(seed + 3 * HULL_CLIMB_SEEDS);
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        corner_of[i] = NONE;
+        if (first[i + 1] == first[i]) continue; /* in no loop */
+        if (c >= V) return;
+        corner_point[c] = i;
+        corner_of[i] = c++;
+    }
+    if (c != V) return;
+    /* point_face lists each point's faces in face order: walking the faces
+     * in order meets them in the same order */
+    memcpy(cursor, first, (size_t)n * sizeof *cursor);
+    for (uint32_t f = 0; f < h->face_count; ++f)
+        for (uint32_t j = ff[f]; j < ff[f + 1]; ++j) next[cursor[fv[j]]++] = fv[j + 1 < ff[f + 1] ? j + 1 : ff[f]];
+    uint64_t spare = V; /* the next continuation block */
+    for (c = 0; c < V; ++c) {
+        const uint32_t i = corner_point[c];
+        uint32_t from = first[i];
+        hull_climb_block *k = &block[c];
+        for (;;) {
+            /* all the rest fit, or HULL_CLIMB_LANES - 1 and a link */
+            const int last = first[i + 1] - from <= HULL_CLIMB_LANES;
+            const uint32_t take = last ? first[i + 1] - from : HULL_CLIMB_LANES - 1;
+            for (uint32_t lane = 0; lane < HULL_CLIMB_LANES; ++lane) {
+                const uint32_t j = lane < take ? next[from + lane] : i;
+                if (corner_of[j] == NONE) return;
+                k->x[lane] = b->x[j], k->y[lane] = b->y[j], k->z[lane] = b->z[j];
+                k->corner[lane] = corner_of[j];
+            }
+            if (last) break;
+            if (spare >= blocks || spare >= HULL_CLIMB_MORE) return;
+            k->corner[HULL_CLIMB_LANES - 1] = HULL_CLIMB_MORE | (uint32_t)spare;
+            k = &block[spare++];
+            from += take;
+        }
+    }
+    const double turn = 3.14159265358979323846 * (3.0 - sqrt(5.0)); /* the golden angle */
+    for (uint32_t s = 0; s < HULL_CLIMB_SEEDS; ++s) {
+        const double cz = 1.0 - (2.0 * s + 1.0) / HULL_CLIMB_SEEDS, r = sqrt(1.0 - cz * cz);
+        const double d[3] = {r * cos(turn * s), r * sin(turn * s), cz};
+        uint32_t top = 0;
+        double top_dot = -INFINITY;
+        for (c = 0; c < V; ++c) {
+            double p[3];
+            point_of(b, corner_point[c], p);
+            if (dot3(p, d) > top_dot) top_dot = dot3(p, d), top = c;
+        }
+        const uint32_t i = corner_point[top];
+        seed[s] = b->x[i], seed[HULL_CLIMB_SEEDS + s] = b->y[i], seed[2 * HULL_CLIMB_SEEDS + s] = b->z[i];
+        seed_corner[s] = top;
+    }
+    h->off_climb = (uint32_t)b->L.climb;
+    h->off_corner_point = (uint32_t)((char *)corner_point - base);
+    h->off_seed = (uint32_t)((char *)seed - base);
+    h->bytes = (uint32_t)((char *)(seed_corner + HULL_CLIMB_SEEDS) - base);
+    h->seed_count = HULL_CLIMB_SEEDS;
+}
+
 static hull_topology *header(builder *b, hull_kind kind)
 {
     hull_topology *h = (hull_topology *)b->base;
@@ -1515,7 +1596,9 @@ static const hull_topology *build_solid(builder *b, const uint32_t s[4])
     h->arc_padded = ap;
     h->loop_count = loops;
     h->vertex_count = point_index(b, F);
-    return finish(b, h, fp, ap);
+    finish(b, h, fp, ap);
+    climb_index(b, h);
+    return h;
 }
 
 /* ---------------------------------------------------------------- flat sets */

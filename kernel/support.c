@@ -104,10 +104,60 @@ static float hull_support_dot(const mink_shape *s, v4 d)
     return v4_x(v4_hmax_splat(vw_fold_max(vw_max(best0, best1))));
 }
 
+/* A climb longer than this (a start far from the maximum, as across a wide
+ * polygon face) ends in a scan. */
+#define CLIMB_STEPS_MAX 32
+
+/* Each step moves to the first neighbour further along d than the corner
+ * (in block order), found from one compare of a block against the corner's
+ * dot product: no horizontal maximum on the step's latency chain. Each
+ * step gains, so no corner is visited twice; a NaN d stays at the seed.
+ * The dot products are unfused ((x dx + y dy) + z dz), in the blocks and
+ * for the seed alike. */
+uint32_t mink_simd_hull_climb(const mink_shape *s, v4 d)
+{
+    const hull_topology *t = s->topology;
+    const mink_shape seeds = {.type = MINK_SHAPE_HULL, .count = HULL_CLIMB_SEEDS, .padded = HULL_CLIMB_SEEDS,
+                              .x = hull_seed(t, 0), .y = hull_seed(t, 1), .z = hull_seed(t, 2)};
+    const uint32_t top = hull_argmax_scan(&seeds, d);
+    uint32_t c = hull_seed_corner(t)[top];
+    const hull_climb_block *blocks = hull_climb(t), *k = &blocks[c];
+    const v4 dx = v4_splat_x(d), dy = v4_splat_y(d), dz = v4_splat_z(d);
+    float best = (seeds.x[top] * v4_x(d) + seeds.y[top] * v4_y(d)) + seeds.z[top] * v4_z(d);
+    /* a block per step (a corner's continuations count as steps too) */
+    for (unsigned step = 0; step < CLIMB_STEPS_MAX; ++step) {
+        const v4 b = v4_splat(best);
+        _Alignas(16) float dots[HULL_CLIMB_LANES];
+        uint32_t up = 0;
+        for (unsigned i = 0; i < HULL_CLIMB_LANES; i += 4) {
+            const v4 dot = v4_add(v4_add(v4_mul(v4_load(k->x + i), dx), v4_mul(v4_load(k->y + i), dy)),
+                                  v4_mul(v4_load(k->z + i), dz));
+            v4_store(dots + i, dot);
+            up |= v4_mask_bits(v4_cmpgt(dot, b)) << i;
+        }
+        if (up) {
+            const unsigned lane = (unsigned)__builtin_ctz(up);
+            best = dots[lane];
+            c = k->corner[lane];
+            k = &blocks[c];
+        } else {
+            const uint32_t more = k->corner[HULL_CLIMB_LANES - 1];
+            if (!(more & HULL_CLIMB_MORE)) return hull_corner_point(t)[c];
+            k = &blocks[more & ~HULL_CLIMB_MORE];
+        }
+    }
+    return hull_argmax_scan(s, d);
+}
+
 float mink_simd_support_dot(const mink_shape *s, v4 d)
 {
     switch (s->type) {
-    case MINK_SHAPE_HULL: return hull_support_dot(s, d);
+    case MINK_SHAPE_HULL:
+        if (hull_climbs(s)) {
+            const uint32_t k = mink_simd_hull_climb(s, d);
+            return s->x[k] * v4_x(d) + s->y[k] * v4_y(d) + s->z[k] * v4_z(d);
+        }
+        return hull_support_dot(s, d);
     case MINK_SHAPE_BOX: {
         const v4 h = v4_set(s->half[0], s->half[1], s->half[2], 0.0f);
         return v4_dot(v4_max(d, v4_neg(d)), h);

@@ -4,6 +4,7 @@
 #ifndef MINK_SUPPORT_H
 #define MINK_SUPPORT_H
 
+#include "hull.h"
 #include "mink/mink.h"
 #include "simd.h"
 
@@ -48,6 +49,15 @@ MINK_INLINE void simd_vertex_set_ids(simd_vertex *v, uint32_t ia, uint32_t ib) {
  * from the quaternions scaled, never normalized. */
 void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa, float qa_norm2,
                          const mink_shape *b, const mink_pose *pb, float qb_norm2, v4 *rot_a_rows);
+
+/* 1 if s is a hull that supports by hill climbing (hull.h). */
+MINK_INLINE int hull_climbs(const mink_shape *s)
+{
+    return s->count >= HULL_CLIMB_MIN_POINTS && s->topology && s->topology->seed_count == HULL_CLIMB_SEEDS;
+}
+
+/* The index of a climbing hull's support along d (its local frame). */
+uint32_t mink_simd_hull_climb(const mink_shape *s, v4 d);
 
 /* Support of a core in its local frame along d (pad 0). */
 v4 mink_simd_support_local(const mink_shape *s, v4 d, uint32_t *index);

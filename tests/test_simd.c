@@ -1006,6 +1006,72 @@ static void test_support_scan_nan(void **state)
     }
 }
 
+/* Hill climbing (hull.h) on big solids: round ones (every corner a few
+ * faces), a cylinder (two wide polygon faces: climbs across them run long
+ * and end in the scan), a cone (an apex in hundreds of faces: its
+ * neighbours fill continuation blocks) and near-duplicates welded to
+ * corners. The support is an input point within merge_tol (plus float
+ * rounding) of the maximum along d; the support's dot product agrees. */
+static uint32_t climb_shape(test_rng *r, int kind, float *xyz)
+{
+    const uint32_t n = kind == 0 ? 1000 : kind == 4 ? 4096 : 1024;
+    const double pi = 3.14159265358979323846;
+    for (uint32_t i = 0; i < n; ++i) {
+        dv3 p;
+        if (kind == 2) { /* cylinder: two rims of n / 2 */
+            const double a = 2.0 * pi * (i / 2) / (n / 2);
+            p = dv(cos(a), (i & 1) ? 0.5 : -0.5, sin(a));
+        } else if (kind == 3) { /* cone: a rim and an apex, repeated */
+            const double a = 2.0 * pi * i / (n - 8);
+            p = i >= n - 8 ? dv(0, 2.0, 0) : dv(cos(a), 0.0, sin(a));
+        } else {
+            p = rng_dir(r);
+            if (kind == 1 && i % 4 == 3) p = dv_add(dv(xyz[3 * (i - 1)], xyz[3 * (i - 1) + 1], xyz[3 * (i - 1) + 2]), dv(1e-8, -1e-8, 1e-8));
+        }
+        xyz[3 * i] = (float)p.x, xyz[3 * i + 1] = (float)p.y, xyz[3 * i + 2] = (float)p.z;
+    }
+    return n;
+}
+
+static void test_support_climb(void **state)
+{
+    (void)state;
+    test_rng r = rng_seed(21);
+    static float xyz[3 * 4096];
+    for (int kind = 0; kind < 5; ++kind) {
+        const uint32_t n = climb_shape(&r, kind, xyz);
+        test_arena_reset();
+        const mink_shape s = test_hull(xyz, n, 0.0f);
+        test_ctx("climb shape %d", kind);
+        EXPECT_TRUE(hull_climbs(&s)); /* the test runs the climb */
+        const double merge = s.topology->merge_tol;
+        for (int t = 0; t < 3000; ++t) {
+            dv3 d = dv_scale(rng_dir(&r), pow(10.0, rng_range(&r, -3.0, 3.0)));
+            if (t < 6) d = dv(t % 3 == 0, t % 3 == 1, t % 3 == 2), d = t >= 3 ? dv_scale(d, -1.0) : d;
+            test_ctx("climb shape %d dir %d (%g %g %g)", kind, t, d.x, d.y, d.z);
+            uint32_t k = 0xffffffffu;
+            const v4 dir = v4_set((float)d.x, (float)d.y, (float)d.z, 0.0f);
+            const v4 p = mink_simd_support_local(&s, dir, &k);
+            if (k >= n) fail_msg("climb [%s]: index %u of %u points", test_ctx_buf(), k, n);
+            float got[4];
+            v4_store(got, p);
+            for (int c = 0; c < 3; ++c) expect_same("support point", c, got[c], xyz[3 * k + (uint32_t)c]);
+            const dv3 df = dv((float)d.x, (float)d.y, (float)d.z);
+            double mag;
+            const double want = brute_support(xyz, n, df, &mag);
+            const double have = dv_dot(dv(got[0], got[1], got[2]), df);
+            const double tol = merge * dv_len(df) + 8.0 * FLT_EPSILON * mag;
+            EXPECT_NEAR(have, want, tol);
+            EXPECT_NEAR(mink_simd_support_dot(&s, dir), have, 8.0 * FLT_EPSILON * mag);
+        }
+        /* a NaN direction still names an input point */
+        uint32_t k = 0xffffffffu;
+        (void)mink_simd_support_local(&s, v4_set(NAN, 1.0f, 0.0f, 0.0f), &k);
+        EXPECT_TRUE(k < n);
+    }
+    test_arena_reset();
+}
+
 /* The pair support with B a hull of every size: B is moved into A's frame
  * once when its scan fits in registers and rotated per call otherwise; both
  * must give B's input point (within float rounding of the double pose
@@ -1131,6 +1197,7 @@ int main(void)
         cmocka_unit_test(test_support_scan_random),
         cmocka_unit_test(test_support_scan_ties),
         cmocka_unit_test(test_support_scan_positions),
+        cmocka_unit_test(test_support_climb),
         cmocka_unit_test(test_support_distance),
         cmocka_unit_test(test_support_scan_nan),
         cmocka_unit_test(test_support_pair_hull_b),
