@@ -77,22 +77,32 @@ static inline v4 mink_quat_norm2_pair(const mink_pose *pa, const mink_pose *pb)
 }
 
 /* Checks a query's inputs without copying them; on success gives |q|^2 of
- * each pose (within MINK_QUAT_UNIT_TOL of 1: mink_quat_bad's test).
- * Returns 0 on success, MINK_ERR_INVALID otherwise. */
-static inline int mink_check_inputs(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
-                                    const mink_pose *pb, float *qa_norm2, float *qb_norm2)
+ * each pose, lanes (a, a, b, b) of *norm2 (within MINK_QUAT_UNIT_TOL of 1:
+ * mink_quat_bad's test). Returns 0 on success, MINK_ERR_INVALID otherwise. */
+static inline int mink_check_inputs_v(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                      const mink_pose *pb, v4 *norm2)
 {
     if (!a || !b || !pa || !pb) return MINK_ERR_INVALID;
     const float lo = (1.0f - MINK_QUAT_UNIT_TOL) * (1.0f - MINK_QUAT_UNIT_TOL);
     const float hi = (1.0f + MINK_QUAT_UNIT_TOL) * (1.0f + MINK_QUAT_UNIT_TOL);
     const v4 n2 = mink_quat_norm2_pair(pa, pb);
-    *qa_norm2 = v4_x(n2);
-    *qb_norm2 = v4_z(n2);
+    *norm2 = n2;
     const v4m ok = v4_and(v4_and(v4_and(mink_shape_sizes_ok(a), mink_shape_sizes_ok(b)),
                                  v4_and(mink_position_ok(pa), mink_position_ok(pb))),
                           mink_in_range(n2, v4_splat(lo), v4_splat(hi)));
     const int bad = mink_shape_kind_bad(a) | mink_shape_kind_bad(b);
     return (bad | !v4_all(ok)) ? MINK_ERR_INVALID : 0;
+}
+
+/* The same with |q|^2 of each pose as floats. */
+static inline int mink_check_inputs(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                    const mink_pose *pb, float *qa_norm2, float *qb_norm2)
+{
+    v4 n2 = v4_zero();
+    const int status = mink_check_inputs_v(a, pa, b, pb, &n2);
+    *qa_norm2 = v4_x(n2);
+    *qb_norm2 = v4_z(n2);
+    return status;
 }
 
 /* Checks a query's inputs; on success writes the poses with normalized

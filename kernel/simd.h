@@ -136,6 +136,22 @@ MINK_INLINE void u32x4_store(uint32_t *p, uint32_t a, uint32_t b, uint32_t c, ui
 {
     simde_mm_storeu_si128((simde__m128i *)(void *)p, simde_mm_set_epi32((int32_t)d, (int32_t)c, (int32_t)b, (int32_t)a));
 }
+/* Four 32-bit integers, wrapping arithmetic (the cache's checksum). */
+typedef simde__m128i u32x4;
+MINK_INLINE u32x4 u32x4_load(const uint32_t *p) { return simde_mm_loadu_si128((const simde__m128i *)(const void *)p); }
+MINK_INLINE u32x4 u32x4_set(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    return simde_mm_set_epi32((int32_t)d, (int32_t)c, (int32_t)b, (int32_t)a);
+}
+MINK_INLINE u32x4 u32x4_add(u32x4 a, u32x4 b) { return simde_mm_add_epi32(a, b); }
+/* The low 32 bits of each product (SSE2 has no such multiply: SIMDe
+ * emulates it there). */
+MINK_INLINE u32x4 u32x4_mul(u32x4 a, u32x4 b) { return simde_mm_mullo_epi32(a, b); }
+MINK_INLINE uint32_t u32x4_sum(u32x4 a)
+{
+    const u32x4 s = simde_mm_add_epi32(a, simde_mm_shuffle_epi32(a, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return (uint32_t)simde_mm_cvtsi128_si32(simde_mm_add_epi32(s, simde_mm_shuffle_epi32(s, SIMDE_MM_SHUFFLE(2, 3, 0, 1))));
+}
 /* (a, b, 0, 0) in one 16-byte store, a and b paired in a 64-bit register
  * first: from u32x4_store GCC zeroed the upper half with a register to
  * register vmovq it may encode as 66 0F D6, which valgrind 3.19 (the
