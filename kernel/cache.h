@@ -42,7 +42,6 @@ _Static_assert(CACHE_W_END == 16, "cache state fills mink_cache");
 /* Word i's odd constant in the checksum. */
 #define MINK_CACHE_KEY(i) (0x9e3779b1u + 2u * (uint32_t)(i) * 0x61c88647u)
 
-MINK_INLINE uint32_t mink_cache_rotl(uint32_t x, unsigned k) { return (x << k) | (x >> (32u - k)); }
 MINK_INLINE uint32_t mink_cache_float_bits(float f)
 {
     uint32_t u;
@@ -51,16 +50,15 @@ MINK_INLINE uint32_t mink_cache_float_bits(float f)
 }
 
 /* What makes a cache belong to a pair: the cores' kinds and sizes (the
- * extent summarizes a hull's points, the half extents a box or capsule).
- * Never 0: a zeroed cache never matches. */
+ * extent summarizes a hull's points, the half extents a box or capsule),
+ * each word times its own odd constant (independent products: the held
+ * path waits on no chain). Odd, never 0: a zeroed cache never matches. */
 MINK_INLINE uint32_t mink_cache_fingerprint(const mink_shape *a, const mink_shape *b)
 {
-    uint32_t h = 0x6d696e6bu;
-    h = mink_cache_rotl(h ^ (a->type | a->count << 4), 5) * 0x9e3779b1u;
-    h = mink_cache_rotl(h ^ mink_cache_float_bits(a->extent + a->half[1]), 7) * 0x85ebca77u;
-    h = mink_cache_rotl(h ^ (b->type | b->count << 4), 11) * 0x9e3779b1u;
-    h = mink_cache_rotl(h ^ mink_cache_float_bits(b->extent + b->half[1]), 13) * 0x85ebca77u;
-    return h | 1u;
+    return (0x6d696e6bu + (a->type | a->count << 4) * 0x9e3779b1u +
+            mink_cache_float_bits(a->extent + a->half[1]) * 0x85ebca77u + (b->type | b->count << 4) * 0xc2b2ae3du +
+            mink_cache_float_bits(b->extent + b->half[1]) * 0x27d4eb2fu) |
+           1u;
 }
 
 /* A word checksum, linear so that one word can be updated in O(1): the sum
@@ -79,7 +77,7 @@ MINK_INLINE uint32_t mink_cache_checksum(const uint32_t *w)
     return 0x2545f491u + u32x4_sum(u32x4_add(u32x4_add(s0, s1), u32x4_add(s2, s3)));
 }
 
-/* The axis words as a vector, pad 0 (after a load returned 1). */
+/* The axis words as a vector, pad 0 (once mink_cache_outcome found a state). */
 MINK_INLINE v4 mink_cache_axis(const mink_cache *c) { return v4_xyz(v4_load((const float *)(const void *)(c->opaque + CACHE_W_AXIS))); }
 
 /* Reads a cache for the pair (a, b); returns 0 (and an empty state) when the
@@ -89,8 +87,8 @@ int mink_cache_load(const mink_cache *c, const mink_shape *a, const mink_shape *
 
 /* The checks of a load alone, inline (a pair still apart needs nothing
  * else from its cache): the outcome of the state c holds for the pair
- * (a, b), CACHE_EMPTY when it holds none (NULL, empty, foreign, corrupt,
- * or a non-finite axis). */
+ * (a, b), CACHE_EMPTY when it holds none (NULL, empty, foreign, corrupt).
+ * Its axis may still be non-finite (mink_cache_axis_state checks). */
 MINK_INLINE uint32_t mink_cache_outcome(const mink_cache *c, const mink_shape *a, const mink_shape *b)
 {
     if (!c) return CACHE_EMPTY;
@@ -99,27 +97,28 @@ MINK_INLINE uint32_t mink_cache_outcome(const mink_cache *c, const mink_shape *a
     const uint32_t meta = w[CACHE_W_META], count = meta & 7u, outcome = (meta >> 3) & 3u;
     /* a feature state has count 0: its axis and outcome read the same */
     if (count > 4 || outcome > CACHE_OVERLAP || (count > 0 && (meta >> 5) != 0)) return CACHE_EMPTY;
-    /* finite: within +-FLT_MAX (a NaN is not) */
-    const v4 axis = mink_cache_axis(c);
-    if (!v4_all(v4_and(v4_cmpge(axis, v4_splat(-FLT_MAX)), v4_cmpge(v4_splat(FLT_MAX), axis)))) return CACHE_EMPTY;
     return outcome;
+}
+
+/* The state of mink_cache_load_axis from the outcome mink_cache_outcome
+ * gave for c; empty when the axis is not finite (within +-FLT_MAX: a NaN
+ * is not). */
+MINK_INLINE int mink_cache_axis_state(const mink_cache *c, uint32_t outcome, cache_state *st)
+{
+    st->outcome = CACHE_EMPTY;
+    st->count = 0;
+    if (outcome == CACHE_EMPTY) return 0;
+    const v4 axis = mink_cache_axis(c);
+    if (!v4_all(v4_and(v4_cmpge(axis, v4_splat(-FLT_MAX)), v4_cmpge(v4_splat(FLT_MAX), axis)))) return 0;
+    memcpy(st->axis, c->opaque + CACHE_W_AXIS, sizeof st->axis);
+    st->frames = c->opaque[CACHE_W_FRAMES];
+    st->outcome = outcome;
+    return 1;
 }
 
 /* mink_cache_load in two steps, for a caller that may need only the axis:
  * the checks, outcome and axis (count 0), then, only after the first
  * returned 1, the simplex (a bad index empties the state, returns 0). */
-/* The state of mink_cache_load_axis from the outcome mink_cache_outcome
- * gave for c. */
-MINK_INLINE int mink_cache_axis_state(const mink_cache *c, uint32_t outcome, cache_state *st)
-{
-    st->outcome = outcome;
-    st->count = 0;
-    if (outcome == CACHE_EMPTY) return 0;
-    memcpy(st->axis, c->opaque + CACHE_W_AXIS, sizeof st->axis);
-    st->frames = c->opaque[CACHE_W_FRAMES];
-    return 1;
-}
-
 MINK_INLINE int mink_cache_load_axis(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st)
 {
     return mink_cache_axis_state(c, mink_cache_outcome(c, a, b), st);

@@ -219,6 +219,15 @@ static v4 quat_rotate(v4 u, v4 w, v4 s, v4 v)
     return v4_add(v4_add(v, v4_mul(t, w)), v4_cross(u, t));
 }
 
+/* -(v rotated by the inverse of (u, w) / |q|), as quat_rotate: the inverse
+ * (-u, w) gives t' = -t, so this is -(v - w t + u x t) = (w t - v) - u x t,
+ * each step an exact negation of quat_rotate's with -u. */
+static v4 quat_rotate_inverse_neg(v4 u, v4 w, v4 s, v4 v)
+{
+    const v4 t = v4_mul(v4_cross(u, v), s);
+    return v4_sub(v4_sub(v4_mul(t, w), v), v4_cross(u, t));
+}
+
 /* Frame coherence: whether last query's axis (A frame) still separates the
  * rounded shapes at the new poses, from one support evaluation per shape,
  * straight from the quaternions (no pair set-up). The gap along the axis is
@@ -230,12 +239,11 @@ MINK_ALWAYS_INLINE int cached_axis_separates(const mink_shape *a, const mink_pos
     const v4 scale = v4_div(v4_splat(2.0f), norm2);
     const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
     const v4 n = quat_rotate(v4_xyz(qa), v4_shuffle(qa, qa, 3, 3, 3, 3), v4_splat_x(scale), axis);
-    /* B's inverse rotation: x y z negated (exactly: times -1) */
-    const v4 nb = quat_rotate(v4_xyz(v4_mul(qb, v4_set(-1.0f, -1.0f, -1.0f, 1.0f))), v4_shuffle(qb, qb, 3, 3, 3, 3),
-                              v4_splat_z(scale), n);
+    /* -n in B's frame, B's support direction */
+    const v4 nb_neg = quat_rotate_inverse_neg(v4_xyz(qb), v4_shuffle(qb, qb, 3, 3, 3, 3), v4_splat_z(scale), n);
     /* the poses' 4th lanes read q.x: zeroed */
     const v4 d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x)));
-    const float gain = v4_dot(n, d) - support_dot(b, v4_neg(nb)) - support_dot(a, axis);
+    const float gain = v4_dot(n, d) - support_dot(b, nb_neg) - support_dot(a, axis);
     const float margin = a->radius + b->radius;
     *world_axis = n;
     return gain > 0.0f && gain * gain > margin * margin * v4_len2(axis);
@@ -321,6 +329,8 @@ MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const
     }
     const uint32_t outcome = mink_cache_outcome(cache, a, b);
     if (outcome == CACHE_SEPARATED) {
+        /* the axis unchecked: a non-finite one never passes (|axis|^2 is
+         * then inf or NaN) */
         v4 n;
         if (cached_axis_separates(a, pa, b, pb, norm2, mink_cache_axis(cache), &n)) {
             mink_cache_held(cache);

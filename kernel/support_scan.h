@@ -152,17 +152,18 @@ MINK_ALWAYS_INLINE float hull_support_dot(const mink_shape *s, v4 d)
 {
     const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
     const size_t end = hull_scan_end(s);
-    vw best0 = hull_dots(s, 0, dx, dy, dz), best1 = best0;
+    vw best = hull_dots(s, 0, dx, dy, dz);
     size_t i = MINK_W_LANES;
-    /* two running maxima past four lane-widths: half the latency chain on
-     * large hulls; short ones take the plain loop alone */
-    if (end > 4 * MINK_W_LANES)
-        for (; i + MINK_W_LANES < end; i += 2 * MINK_W_LANES) {
-            best0 = vw_max(best0, hull_dots(s, i, dx, dy, dz));
+    if (end > 4 * MINK_W_LANES) { /* two running maxima: half the latency chain on large hulls */
+        vw best1 = hull_dots(s, i, dx, dy, dz);
+        for (i = 2 * MINK_W_LANES; i + MINK_W_LANES < end; i += 2 * MINK_W_LANES) {
+            best = vw_max(best, hull_dots(s, i, dx, dy, dz));
             best1 = vw_max(best1, hull_dots(s, i + MINK_W_LANES, dx, dy, dz));
         }
-    for (; i < end; i += MINK_W_LANES) best0 = vw_max(best0, hull_dots(s, i, dx, dy, dz));
-    return v4_x(v4_hmax_splat(vw_fold_max(vw_max(best0, best1))));
+        best = vw_max(best, best1);
+    }
+    for (; i < end; i += MINK_W_LANES) best = vw_max(best, hull_dots(s, i, dx, dy, dz));
+    return v4_x(v4_hmax_splat(vw_fold_max(best)));
 }
 
 /* max over the core's points of d.p (mink_simd_support_dot), inline: a
