@@ -71,6 +71,7 @@ MINK_INLINE v4 v4_sqrt(v4 a) { return simde_mm_sqrt_ps(a); } /* IEEE, per lane *
 MINK_INLINE v4 v4_madd(v4 a, v4 b, v4 c) { return simde_mm_add_ps(simde_mm_mul_ps(a, b), c); }
 MINK_INLINE v4 v4_scale(v4 a, float s) { return simde_mm_mul_ps(a, simde_mm_set1_ps(s)); }
 MINK_INLINE v4 v4_neg(v4 a) { return simde_mm_sub_ps(simde_mm_setzero_ps(), a); }
+MINK_INLINE v4 v4_abs(v4 a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); } /* sign bits cleared */
 MINK_INLINE v4 v4_min(v4 a, v4 b) { return simde_mm_min_ps(a, b); }
 MINK_INLINE v4 v4_max(v4 a, v4 b) { return simde_mm_max_ps(a, b); }
 
