@@ -77,8 +77,11 @@ MINK_INLINE uint32_t mink_cache_checksum(const uint32_t *w)
     return 0x2545f491u + u32x4_sum(u32x4_add(u32x4_add(s0, s1), u32x4_add(s2, s3)));
 }
 
-/* The axis words as a vector, pad 0 (once mink_cache_outcome found a state). */
-MINK_INLINE v4 mink_cache_axis(const mink_cache *c) { return v4_xyz(v4_load((const float *)(const void *)(c->opaque + CACHE_W_AXIS))); }
+/* The axis words as a vector, pad 0 (once mink_cache_outcome found a state).
+ * Not one 16-byte load: the axis straddles two 16-byte pieces of the cache,
+ * and a load across two recent stores (a cache just copied or written)
+ * waits for both instead of taking their values forwarded. */
+MINK_INLINE v4 mink_cache_axis(const mink_cache *c) { return v4_from_words3(c->opaque + CACHE_W_AXIS); }
 
 /* Reads a cache for the pair (a, b); returns 0 (and an empty state) when the
  * cache is NULL, empty, foreign or corrupt. The state is only meaningful

@@ -153,6 +153,13 @@ MINK_INLINE uint32_t u32x4_sum(u32x4 a)
     const u32x4 s = simde_mm_add_epi32(a, simde_mm_shuffle_epi32(a, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
     return (uint32_t)simde_mm_cvtsi128_si32(simde_mm_add_epi32(s, simde_mm_shuffle_epi32(s, SIMDE_MM_SHUFFLE(2, 3, 0, 1))));
 }
+/* Words p[0..2] as the bits of lanes x, y, z (pad 0), read as 8 bytes and
+ * 4: each within a 16-byte piece when p[2] starts one. */
+MINK_INLINE v4 v4_from_words3(const uint32_t *p)
+{
+    const simde__m128i xy = simde_mm_loadl_epi64((const simde__m128i *)(const void *)p);
+    return simde_mm_castsi128_ps(simde_mm_unpacklo_epi64(xy, simde_mm_cvtsi32_si128((int32_t)p[2])));
+}
 /* (a, b, 0, 0) in one 16-byte store, a and b paired in a 64-bit register
  * first: from u32x4_store GCC zeroed the upper half with a register to
  * register vmovq it may encode as 66 0F D6, which valgrind 3.19 (the
