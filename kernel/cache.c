@@ -56,12 +56,14 @@ void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, c
         ib[i] = st->ib[i] & used;
     }
     const uint32_t pair = mink_cache_fingerprint(a, b);
-    const uint32_t ax = mink_cache_float_bits(st->axis[0]), ay = mink_cache_float_bits(st->axis[1]), az = mink_cache_float_bits(st->axis[2]);
+    const uint32_t ax = mink_cache_float_bits(st->axis[0]), ay = mink_cache_float_bits(st->axis[1]);
+    const uint32_t az = mink_cache_float_bits(st->axis[2]);
     const uint32_t meta = count | (st->outcome & 3u) << 3;
     const uint32_t frames =
         (prev && prev->outcome == st->outcome && prev->frames < 0xffffffffu) ? prev->frames + 1 : 1;
-    uint32_t h = 0x2545f491u + pair * MINK_CACHE_KEY(CACHE_W_PAIR) + ax * MINK_CACHE_KEY(CACHE_W_AXIS) + ay * MINK_CACHE_KEY(CACHE_W_AXIS + 1) +
-                 az * MINK_CACHE_KEY(CACHE_W_AXIS + 2) + meta * MINK_CACHE_KEY(CACHE_W_META) + frames * MINK_CACHE_KEY(CACHE_W_FRAMES);
+    uint32_t h = 0x2545f491u + pair * MINK_CACHE_KEY(CACHE_W_PAIR) + ax * MINK_CACHE_KEY(CACHE_W_AXIS) +
+                 ay * MINK_CACHE_KEY(CACHE_W_AXIS + 1) + az * MINK_CACHE_KEY(CACHE_W_AXIS + 2) +
+                 meta * MINK_CACHE_KEY(CACHE_W_META) + frames * MINK_CACHE_KEY(CACHE_W_FRAMES);
     for (int i = 0; i < 4; ++i) h += ia[i] * MINK_CACHE_KEY(CACHE_W_IA + i) + ib[i] * MINK_CACHE_KEY(CACHE_W_IB + i);
     uint32_t *w = c->opaque;
     u32x4_store(w + 0, h, pair, ax, ay);

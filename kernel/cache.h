@@ -67,13 +67,12 @@ MINK_INLINE uint32_t mink_cache_fingerprint(const mink_shape *a, const mink_shap
  * fingerprint). */
 MINK_INLINE uint32_t mink_cache_checksum(const uint32_t *w)
 {
-    const u32x4 s0 = u32x4_mul(u32x4_load(w), u32x4_set(0, MINK_CACHE_KEY(1), MINK_CACHE_KEY(2), MINK_CACHE_KEY(3)));
-    const u32x4 s1 =
-        u32x4_mul(u32x4_load(w + 4), u32x4_set(MINK_CACHE_KEY(4), MINK_CACHE_KEY(5), MINK_CACHE_KEY(6), MINK_CACHE_KEY(7)));
-    const u32x4 s2 =
-        u32x4_mul(u32x4_load(w + 8), u32x4_set(MINK_CACHE_KEY(8), MINK_CACHE_KEY(9), MINK_CACHE_KEY(10), MINK_CACHE_KEY(11)));
-    const u32x4 s3 = u32x4_mul(u32x4_load(w + 12),
-                               u32x4_set(MINK_CACHE_KEY(12), MINK_CACHE_KEY(13), MINK_CACHE_KEY(14), MINK_CACHE_KEY(15)));
+#define K_ MINK_CACHE_KEY
+    const u32x4 s0 = u32x4_mul(u32x4_load(w), u32x4_set(0, K_(1), K_(2), K_(3)));
+    const u32x4 s1 = u32x4_mul(u32x4_load(w + 4), u32x4_set(K_(4), K_(5), K_(6), K_(7)));
+    const u32x4 s2 = u32x4_mul(u32x4_load(w + 8), u32x4_set(K_(8), K_(9), K_(10), K_(11)));
+    const u32x4 s3 = u32x4_mul(u32x4_load(w + 12), u32x4_set(K_(12), K_(13), K_(14), K_(15)));
+#undef K_
     return 0x2545f491u + u32x4_sum(u32x4_add(u32x4_add(s0, s1), u32x4_add(s2, s3)));
 }
 
@@ -96,7 +95,8 @@ MINK_INLINE uint32_t mink_cache_outcome(const mink_cache *c, const mink_shape *a
 {
     if (!c) return CACHE_EMPTY;
     const uint32_t *w = c->opaque;
-    if (w[CACHE_W_PAIR] != mink_cache_fingerprint(a, b) || w[CACHE_W_CHECK] != mink_cache_checksum(w)) return CACHE_EMPTY;
+    if (w[CACHE_W_PAIR] != mink_cache_fingerprint(a, b) || w[CACHE_W_CHECK] != mink_cache_checksum(w))
+        return CACHE_EMPTY;
     const uint32_t meta = w[CACHE_W_META], count = meta & 7u, outcome = (meta >> 3) & 3u;
     /* a feature state has count 0: its axis and outcome read the same */
     if (count > 4 || outcome > CACHE_OVERLAP || (count > 0 && (meta >> 5) != 0)) return CACHE_EMPTY;

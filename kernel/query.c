@@ -388,8 +388,6 @@ MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const
     return g.overlap;
 }
 
-
-
 int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,
                       const mink_shape *b, const mink_pose *pb, mink_cache *cache, mink_result *info)
 {

@@ -25,7 +25,10 @@ _Static_assert(offsetof(mink_pose, q) == sizeof(mink_vec3), "q.x follows p");
 /* Lanes within [lo, hi]; a NaN lane never is. */
 static inline v4m mink_in_range(v4 v, v4 lo, v4 hi) { return v4_and(v4_cmpge(v, lo), v4_cmpge(hi, v)); }
 /* Lanes where low >= lo and high <= hi (NaN lanes never). */
-static inline v4m mink_in_range2(v4 low, v4 high, v4 lo, v4 hi) { return v4_and(v4_cmpge(low, lo), v4_cmpge(hi, high)); }
+static inline v4m mink_in_range2(v4 low, v4 high, v4 lo, v4 hi)
+{
+    return v4_and(v4_cmpge(low, lo), v4_cmpge(hi, high));
+}
 
 /* Lanes set where s's sizes are good: radius and half extents in
  * [0, MINK_MAX_MAGNITUDE] (-0 too), the extent (a box's or hull's may reach

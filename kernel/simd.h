@@ -151,7 +151,8 @@ MINK_INLINE u32x4 u32x4_mul(u32x4 a, u32x4 b) { return simde_mm_mullo_epi32(a, b
 MINK_INLINE uint32_t u32x4_sum(u32x4 a)
 {
     const u32x4 s = simde_mm_add_epi32(a, simde_mm_shuffle_epi32(a, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
-    return (uint32_t)simde_mm_cvtsi128_si32(simde_mm_add_epi32(s, simde_mm_shuffle_epi32(s, SIMDE_MM_SHUFFLE(2, 3, 0, 1))));
+    const u32x4 t = simde_mm_add_epi32(s, simde_mm_shuffle_epi32(s, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    return (uint32_t)simde_mm_cvtsi128_si32(t);
 }
 /* Words p[0..2] as the bits of lanes x, y, z (pad 0), read as 8 bytes and
  * 4: each within a 16-byte piece when p[2] starts one. */
