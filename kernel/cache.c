@@ -5,43 +5,9 @@
 #include <math.h>
 #include <string.h>
 
-enum { W_CHECK = 0, W_PAIR, W_AXIS, W_IA = W_AXIS + 3, W_IB = W_IA + 4, W_META = W_IB + 4, W_FRAMES, W_SPARE, W_END };
-_Static_assert(W_END == 16, "cache state fills mink_cache");
-_Static_assert(W_PAIR == 1 && W_AXIS == 2 && W_IA == 5 && W_IB == 9 && W_META == 13 && W_FRAMES == 14,
+_Static_assert(CACHE_W_PAIR == 1 && CACHE_W_AXIS == 2 && CACHE_W_IA == 5 && CACHE_W_IB == 9 && CACHE_W_META == 13 &&
+                   CACHE_W_FRAMES == 14,
                "mink_cache_store writes this layout");
-
-static uint32_t float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static uint32_t rotl(uint32_t x, unsigned k) { return (x << k) | (x >> (32u - k)); }
-
-/* What makes a cache belong to a pair: the cores' kinds and sizes (the
- * extent summarizes a hull's points, the half extents a box or capsule). */
-static uint32_t fingerprint(const mink_shape *a, const mink_shape *b)
-{
-    uint32_t h = 0x6d696e6bu;
-    h = rotl(h ^ (a->type | a->count << 4), 5) * 0x9e3779b1u;
-    h = rotl(h ^ float_bits(a->extent + a->half[1]), 7) * 0x85ebca77u;
-    h = rotl(h ^ (b->type | b->count << 4), 11) * 0x9e3779b1u;
-    h = rotl(h ^ float_bits(b->extent + b->half[1]), 13) * 0x85ebca77u;
-    return h | 1u; /* never 0: a zeroed cache never matches */
-}
-
-/* A word checksum, linear so that one word can be updated in O(1): the sum
- * of every word times its own odd constant. Random garbage passes with odds
- * 2^-32 (and must also carry the pair's fingerprint). */
-static uint32_t word_key(int i) { return 0x9e3779b1u + 2u * (uint32_t)i * 0x61c88647u; }
-
-static uint32_t checksum(const uint32_t *w)
-{
-    uint32_t h = 0x2545f491u;
-    for (int i = 1; i < W_END; ++i) h += w[i] * word_key(i);
-    return h;
-}
 
 static uint32_t feature_count(const mink_shape *s)
 {
@@ -53,31 +19,14 @@ static uint32_t feature_count(const mink_shape *s)
     }
 }
 
-int mink_cache_load_axis(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st)
-{
-    st->outcome = CACHE_EMPTY;
-    st->count = 0;
-    if (!c) return 0;
-    const uint32_t *w = c->opaque;
-    if (w[W_PAIR] != fingerprint(a, b) || w[W_CHECK] != checksum(w)) return 0;
-    const uint32_t count = w[W_META] & 7u, outcome = (w[W_META] >> 3) & 3u;
-    /* a feature state has count 0: its axis and outcome read the same */
-    if (count > 4 || outcome > CACHE_OVERLAP || (count > 0 && (w[W_META] >> 5) != 0)) return 0;
-    for (int i = 0; i < 3; ++i) memcpy(&st->axis[i], &w[W_AXIS + i], sizeof(float));
-    if (!isfinite(st->axis[0]) || !isfinite(st->axis[1]) || !isfinite(st->axis[2])) return 0;
-    st->frames = w[W_FRAMES];
-    st->outcome = outcome;
-    return outcome != CACHE_EMPTY;
-}
-
 int mink_cache_load_simplex(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st)
 {
     const uint32_t *w = c->opaque;
-    const uint32_t count = w[W_META] & 7u;
+    const uint32_t count = w[CACHE_W_META] & 7u;
     const uint32_t na = feature_count(a), nb = feature_count(b);
     for (uint32_t i = 0; i < count; ++i) {
-        st->ia[i] = w[W_IA + i];
-        st->ib[i] = w[W_IB + i];
+        st->ia[i] = w[CACHE_W_IA + i];
+        st->ib[i] = w[CACHE_W_IB + i];
         if (st->ia[i] >= na || st->ib[i] >= nb) {
             st->outcome = CACHE_EMPTY;
             return 0;
@@ -90,15 +39,6 @@ int mink_cache_load_simplex(const mink_cache *c, const mink_shape *a, const mink
 int mink_cache_load(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st)
 {
     return mink_cache_load_axis(c, a, b, st) && mink_cache_load_simplex(c, a, b, st);
-}
-
-void mink_cache_held(mink_cache *c)
-{
-    if (!c) return;
-    uint32_t *w = c->opaque;
-    const uint32_t frames = w[W_FRAMES] < 0xffffffffu ? w[W_FRAMES] + 1 : w[W_FRAMES];
-    w[W_CHECK] += (frames - w[W_FRAMES]) * word_key(W_FRAMES);
-    w[W_FRAMES] = frames;
 }
 
 /* The words built in registers and written in four 16-byte pieces, the
@@ -115,14 +55,16 @@ void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, c
         ia[i] = st->ia[i] & used;
         ib[i] = st->ib[i] & used;
     }
-    const uint32_t pair = fingerprint(a, b);
-    const uint32_t ax = float_bits(st->axis[0]), ay = float_bits(st->axis[1]), az = float_bits(st->axis[2]);
+    const uint32_t pair = mink_cache_fingerprint(a, b);
+    const uint32_t ax = mink_cache_float_bits(st->axis[0]), ay = mink_cache_float_bits(st->axis[1]);
+    const uint32_t az = mink_cache_float_bits(st->axis[2]);
     const uint32_t meta = count | (st->outcome & 3u) << 3;
     const uint32_t frames =
         (prev && prev->outcome == st->outcome && prev->frames < 0xffffffffu) ? prev->frames + 1 : 1;
-    uint32_t h = 0x2545f491u + pair * word_key(W_PAIR) + ax * word_key(W_AXIS) + ay * word_key(W_AXIS + 1) +
-                 az * word_key(W_AXIS + 2) + meta * word_key(W_META) + frames * word_key(W_FRAMES);
-    for (int i = 0; i < 4; ++i) h += ia[i] * word_key(W_IA + i) + ib[i] * word_key(W_IB + i);
+    uint32_t h = 0x2545f491u + pair * MINK_CACHE_KEY(CACHE_W_PAIR) + ax * MINK_CACHE_KEY(CACHE_W_AXIS) +
+                 ay * MINK_CACHE_KEY(CACHE_W_AXIS + 1) + az * MINK_CACHE_KEY(CACHE_W_AXIS + 2) +
+                 meta * MINK_CACHE_KEY(CACHE_W_META) + frames * MINK_CACHE_KEY(CACHE_W_FRAMES);
+    for (int i = 0; i < 4; ++i) h += ia[i] * MINK_CACHE_KEY(CACHE_W_IA + i) + ib[i] * MINK_CACHE_KEY(CACHE_W_IB + i);
     uint32_t *w = c->opaque;
     u32x4_store(w + 0, h, pair, ax, ay);
     u32x4_store(w + 4, az, ia[0], ia[1], ia[2]);
@@ -131,10 +73,10 @@ void mink_cache_store(mink_cache *c, const mink_shape *a, const mink_shape *b, c
 }
 
 /* The feature state's words: the feature in the meta word above the
- * outcome, and in the simplex's words (W_IA..W_IB+3) and the spare one:
+ * outcome, and in the simplex's words (CACHE_W_IA..CACHE_W_IB+3) and the spare one:
  * ids, separation, runner-up, pos[3], rot[3]. */
-enum { F_IDS = W_IA, F_SEP, F_RUNNER, F_POS, F_ROT = F_POS + 3 };
-_Static_assert(F_ROT + 1 == W_IB + 3, "rot[0..1] fill the simplex words, rot[2] the spare one");
+enum { F_IDS = CACHE_W_IA, F_SEP, F_RUNNER, F_POS, F_ROT = F_POS + 3 };
+_Static_assert(F_ROT + 1 == CACHE_W_IB + 3, "rot[0..1] fill the simplex words, rot[2] the spare one");
 
 static float word_float(uint32_t u)
 {
@@ -148,22 +90,22 @@ int mink_cache_load_feature(const mink_cache *c, const mink_shape *a, const mink
     fs->feature = CACHE_FEATURE_NONE;
     if (!c) return 0;
     const uint32_t *w = c->opaque;
-    if (w[W_PAIR] != fingerprint(a, b) || w[W_CHECK] != checksum(w)) return 0;
-    const uint32_t meta = w[W_META], feature = meta >> 5, outcome = (meta >> 3) & 3u;
+    if (w[CACHE_W_PAIR] != mink_cache_fingerprint(a, b) || w[CACHE_W_CHECK] != mink_cache_checksum(w)) return 0;
+    const uint32_t meta = w[CACHE_W_META], feature = meta >> 5, outcome = (meta >> 3) & 3u;
     if ((meta & 7u) != 0 || feature < CACHE_FEATURE_FACE_A || feature > CACHE_FEATURE_EDGES ||
         (outcome != CACHE_SEPARATED && outcome != CACHE_OVERLAP))
         return 0;
     float v[12];
-    for (int i = 0; i < 3; ++i) v[i] = word_float(w[W_AXIS + i]);
+    for (int i = 0; i < 3; ++i) v[i] = word_float(w[CACHE_W_AXIS + i]);
     for (int i = 0; i < 8; ++i) v[3 + i] = word_float(w[F_SEP + i]);
-    v[11] = word_float(w[W_SPARE]);
+    v[11] = word_float(w[CACHE_W_SPARE]);
     for (int i = 0; i < 12; ++i)
         if (!isfinite(v[i])) return 0;
     fs->feature = feature;
     fs->ia = w[F_IDS] & 0xffffu;
     fs->ib = w[F_IDS] >> 16;
     fs->outcome = outcome;
-    fs->frames = w[W_FRAMES];
+    fs->frames = w[CACHE_W_FRAMES];
     memcpy(fs->axis, v, sizeof fs->axis);
     fs->separation = v[3];
     fs->runner_up = v[4];
@@ -176,19 +118,19 @@ void mink_cache_store_feature(mink_cache *c, const mink_shape *a, const mink_sha
                               const feature_state *prev)
 {
     if (!c) return;
-    uint32_t w[W_END];
-    w[W_PAIR] = fingerprint(a, b);
-    for (int i = 0; i < 3; ++i) w[W_AXIS + i] = float_bits(fs->axis[i]);
+    uint32_t w[CACHE_W_END];
+    w[CACHE_W_PAIR] = mink_cache_fingerprint(a, b);
+    for (int i = 0; i < 3; ++i) w[CACHE_W_AXIS + i] = mink_cache_float_bits(fs->axis[i]);
     w[F_IDS] = (fs->ia & 0xffffu) | (fs->ib & 0xffffu) << 16;
-    w[F_SEP] = float_bits(fs->separation);
-    w[F_RUNNER] = float_bits(fs->runner_up);
-    for (int i = 0; i < 3; ++i) w[F_POS + i] = float_bits(fs->pos[i]);
-    w[F_ROT] = float_bits(fs->rot[0]);
-    w[F_ROT + 1] = float_bits(fs->rot[1]);
-    w[W_SPARE] = float_bits(fs->rot[2]);
-    w[W_META] = (fs->outcome & 3u) << 3 | (fs->feature & 7u) << 5;
+    w[F_SEP] = mink_cache_float_bits(fs->separation);
+    w[F_RUNNER] = mink_cache_float_bits(fs->runner_up);
+    for (int i = 0; i < 3; ++i) w[F_POS + i] = mink_cache_float_bits(fs->pos[i]);
+    w[F_ROT] = mink_cache_float_bits(fs->rot[0]);
+    w[F_ROT + 1] = mink_cache_float_bits(fs->rot[1]);
+    w[CACHE_W_SPARE] = mink_cache_float_bits(fs->rot[2]);
+    w[CACHE_W_META] = (fs->outcome & 3u) << 3 | (fs->feature & 7u) << 5;
     const int same = prev && prev->feature == fs->feature && prev->outcome == fs->outcome && prev->frames < 0xffffffffu;
-    w[W_FRAMES] = same ? prev->frames + 1 : 1;
-    w[W_CHECK] = checksum(w);
+    w[CACHE_W_FRAMES] = same ? prev->frames + 1 : 1;
+    w[CACHE_W_CHECK] = mink_cache_checksum(w);
     memcpy(c->opaque, w, sizeof w);
 }

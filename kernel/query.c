@@ -8,6 +8,7 @@
 #include "gjk_double.h"
 #include "box_sat.h"
 #include "shape.h"
+#include "support_scan.h"
 
 #include <float.h>
 #include <math.h>
@@ -210,26 +211,39 @@ static mink_vec3 vec3_of_double(const double p[3])
     return r;
 }
 
-/* v rotated by q / |q|, with s = 2 / |q|^2: v + w t + u x t, t = s u x v. */
-static v4 quat_rotate(mink_quat q, float s, v4 v)
+/* v rotated by the quaternion (u, w) / |q|, u in lanes x y z (pad 0), w and
+ * s = 2 / |q|^2 in every lane: v + w t + u x t, t = s u x v. */
+static v4 quat_rotate(v4 u, v4 w, v4 s, v4 v)
 {
-    const v4 u = v4_set(q.x, q.y, q.z, 0.0f);
-    const v4 t = v4_scale(v4_cross(u, v), s);
-    return v4_add(v4_add(v, v4_scale(t, q.w)), v4_cross(u, t));
+    const v4 t = v4_mul(v4_cross(u, v), s);
+    return v4_add(v4_add(v, v4_mul(t, w)), v4_cross(u, t));
+}
+
+/* -(v rotated by the inverse of (u, w) / |q|), as quat_rotate: the inverse
+ * (-u, w) gives t' = -t, so this is -(v - w t + u x t) = (w t - v) - u x t,
+ * each step an exact negation of quat_rotate's with -u. */
+static v4 quat_rotate_inverse_neg(v4 u, v4 w, v4 s, v4 v)
+{
+    const v4 t = v4_mul(v4_cross(u, v), s);
+    return v4_sub(v4_sub(v4_mul(t, w), v), v4_cross(u, t));
 }
 
 /* Frame coherence: whether last query's axis (A frame) still separates the
  * rounded shapes at the new poses, from one support evaluation per shape,
  * straight from the quaternions (no pair set-up). The gap along the axis is
- * n.(pb - pa) + min over B - max over A, n = R_a axis. */
-static int cached_axis_separates(const mink_shape *a, const mink_pose *pa, float qa_norm2,
-                                 const mink_shape *b, const mink_pose *pb, float qb_norm2, v4 axis, v4 *world_axis)
+ * n.(pb - pa) + min over B - max over A, n = R_a axis. norm2: |q|^2 of the
+ * poses, lanes (a, a, b, b); both scales from one division. */
+MINK_ALWAYS_INLINE int cached_axis_separates(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                             const mink_pose *pb, v4 norm2, v4 axis, v4 *world_axis)
 {
-    const v4 n = quat_rotate(pa->q, 2.0f / qa_norm2, axis);
-    const mink_quat qb_inverse = {-pb->q.x, -pb->q.y, -pb->q.z, pb->q.w};
-    const v4 nb = quat_rotate(qb_inverse, 2.0f / qb_norm2, n);
-    const float gain = v4_dot(n, v4_sub(v4_from_vec3(pb->p), v4_from_vec3(pa->p))) -
-                       mink_simd_support_dot(b, v4_neg(nb)) - mink_simd_support_dot(a, axis);
+    const v4 scale = v4_div(v4_splat(2.0f), norm2);
+    const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
+    const v4 n = quat_rotate(v4_xyz(qa), v4_shuffle(qa, qa, 3, 3, 3, 3), v4_splat_x(scale), axis);
+    /* -n in B's frame, B's support direction */
+    const v4 nb_neg = quat_rotate_inverse_neg(v4_xyz(qb), v4_shuffle(qb, qb, 3, 3, 3, 3), v4_splat_z(scale), n);
+    /* the poses' 4th lanes read q.x: zeroed */
+    const v4 d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x)));
+    const float gain = v4_dot(n, d) - support_dot(b, nb_neg) - support_dot(a, axis);
     const float margin = a->radius + b->radius;
     *world_axis = n;
     return gain > 0.0f && gain * gain > margin * margin * v4_len2(axis);
@@ -300,22 +314,25 @@ static int primitive_intersect(const simd_pair *pair, v4 *axis)
     return !skipped && high + face_err < 0.0f ? 1 : -1;
 }
 
-/* The intersect query; primitives: boxes with boxes, capsules and spheres
- * by the box test first (primitive_intersect). */
+/* The intersect query: the inputs, then the cached axis, which when it
+ * still separates answers alone (the pair's next frames mostly), else the
+ * box test (primitives: boxes with boxes, capsules and spheres,
+ * primitive_intersect) or GJK. */
 MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
                                  const mink_pose *pb, mink_cache *cache, mink_result *info, int primitives)
 {
-    simd_query q;
-    float na2, nb2;
+    v4 norm2;
     if (info) mink_result_error(info, MINK_OK);
-    if (mink_check_inputs(a, pa, b, pb, &na2, &nb2) != 0) {
+    if (mink_check_inputs_v(a, pa, b, pb, &norm2) != 0) {
         if (info) info->status = MINK_ERR_INVALID;
         return MINK_ERR_INVALID;
     }
-    q.have_cache = mink_cache_load_axis(cache, a, b, &q.cached);
-    if (q.have_cache && q.cached.outcome == CACHE_SEPARATED) {
+    const uint32_t outcome = mink_cache_outcome(cache, a, b);
+    if (outcome == CACHE_SEPARATED) {
+        /* the axis unchecked: a non-finite one never passes (|axis|^2 is
+         * then inf or NaN) */
         v4 n;
-        if (cached_axis_separates(a, pa, na2, b, pb, nb2, v4_load3(q.cached.axis), &n)) {
+        if (cached_axis_separates(a, pa, b, pb, norm2, mink_cache_axis(cache), &n)) {
             mink_cache_held(cache);
             if (info) {
                 info->distance = 1.0f;
@@ -326,6 +343,9 @@ MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const
             return 0;
         }
     }
+    simd_query q;
+    const float na2 = v4_x(norm2), nb2 = v4_z(norm2);
+    q.have_cache = mink_cache_axis_state(cache, outcome, &q.cached);
     /* a box with a box, capsule or sphere (rounded cores of two spheres or
      * capsules never overlap in volume: the test could only say "apart") */
     const int primitive = primitives && (a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) &&

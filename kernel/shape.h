@@ -24,6 +24,11 @@ _Static_assert(offsetof(mink_pose, q) == sizeof(mink_vec3), "q.x follows p");
 
 /* Lanes within [lo, hi]; a NaN lane never is. */
 static inline v4m mink_in_range(v4 v, v4 lo, v4 hi) { return v4_and(v4_cmpge(v, lo), v4_cmpge(hi, v)); }
+/* Lanes where low >= lo and high <= hi (NaN lanes never). */
+static inline v4m mink_in_range2(v4 low, v4 high, v4 lo, v4 hi)
+{
+    return v4_and(v4_cmpge(low, lo), v4_cmpge(hi, high));
+}
 
 /* Lanes set where s's sizes are good: radius and half extents in
  * [0, MINK_MAX_MAGNITUDE] (-0 too), the extent (a box's or hull's may reach
@@ -33,26 +38,31 @@ static inline v4m mink_shape_sizes_ok(const mink_shape *s)
     const float lim = MINK_MAX_MAGNITUDE;
     const v4 radius_half = v4_load(&s->radius); /* radius, half[0..2] */
     const v4 half_extent = v4_load(s->half);    /* half[0..2], extent */
-    return v4_and(mink_in_range(radius_half, v4_zero(), v4_splat(lim)),
-                  mink_in_range(half_extent, v4_zero(), v4_set(lim, lim, lim, 2.0f * lim)));
+    /* lane-wise min and max of the two, then one range test: each value
+     * meets its own bounds in some lane (half[2] in lane 2's max). Each
+     * vector is the second operand of one of them: min and max return
+     * their second operand when either is NaN, which then fails the test. */
+    return mink_in_range2(v4_min(radius_half, half_extent), v4_max(half_extent, radius_half), v4_zero(),
+                          v4_set(lim, lim, lim, 2.0f * lim));
 }
 
 /* 1 if s's kind and, for a hull, its counts and arrays are bad. */
 static inline int mink_shape_kind_bad(const mink_shape *s)
 {
-    const int hull = (s->count == 0) | (s->count > MINK_HULL_MAX_POINTS) | (s->padded < s->count) |
-                     (s->padded % MINK_HULL_PAD != 0) | !s->x | !s->y | !s->z;
-    const int primitive = s->type - MINK_SHAPE_SPHERE > MINK_SHAPE_BOX - MINK_SHAPE_SPHERE;
-    return s->type == MINK_SHAPE_HULL ? hull : primitive;
+    if (s->type != MINK_SHAPE_HULL) return s->type - MINK_SHAPE_SPHERE > MINK_SHAPE_BOX - MINK_SHAPE_SPHERE;
+    /* branches, each as good as never taken: fewer instructions than the
+     * seven flags combined */
+    return s->count - 1u >= MINK_HULL_MAX_POINTS || s->padded < s->count || s->padded % MINK_HULL_PAD != 0 || !s->x ||
+           !s->y || !s->z;
 }
 
-/* Lanes set where p's position is within MINK_MAX_MAGNITUDE (finite). The
- * fourth lane reads q.x, left to the |q|^2 band (set unless NaN, which the
- * band rejects as well). */
+/* Lanes set where p's position is within MINK_MAX_MAGNITUDE (finite), in
+ * absolute value. The fourth lane reads q.x, left to the |q|^2 band (set
+ * unless NaN, which the band rejects as well). */
 static inline v4m mink_position_ok(const mink_pose *p)
 {
     const float lim = MINK_MAX_MAGNITUDE;
-    return mink_in_range(v4_load(&p->p.x), v4_set(-lim, -lim, -lim, -INFINITY), v4_set(lim, lim, lim, INFINITY));
+    return v4_cmpge(v4_set(lim, lim, lim, INFINITY), v4_abs(v4_load(&p->p.x)));
 }
 
 /* 1 unless |q| is within MINK_QUAT_UNIT_TOL of 1, tested on |q|^2, which it
@@ -77,22 +87,32 @@ static inline v4 mink_quat_norm2_pair(const mink_pose *pa, const mink_pose *pb)
 }
 
 /* Checks a query's inputs without copying them; on success gives |q|^2 of
- * each pose (within MINK_QUAT_UNIT_TOL of 1: mink_quat_bad's test).
- * Returns 0 on success, MINK_ERR_INVALID otherwise. */
-static inline int mink_check_inputs(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
-                                    const mink_pose *pb, float *qa_norm2, float *qb_norm2)
+ * each pose, lanes (a, a, b, b) of *norm2 (within MINK_QUAT_UNIT_TOL of 1:
+ * mink_quat_bad's test). Returns 0 on success, MINK_ERR_INVALID otherwise. */
+static inline int mink_check_inputs_v(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                      const mink_pose *pb, v4 *norm2)
 {
     if (!a || !b || !pa || !pb) return MINK_ERR_INVALID;
     const float lo = (1.0f - MINK_QUAT_UNIT_TOL) * (1.0f - MINK_QUAT_UNIT_TOL);
     const float hi = (1.0f + MINK_QUAT_UNIT_TOL) * (1.0f + MINK_QUAT_UNIT_TOL);
     const v4 n2 = mink_quat_norm2_pair(pa, pb);
-    *qa_norm2 = v4_x(n2);
-    *qb_norm2 = v4_z(n2);
+    *norm2 = n2;
     const v4m ok = v4_and(v4_and(v4_and(mink_shape_sizes_ok(a), mink_shape_sizes_ok(b)),
                                  v4_and(mink_position_ok(pa), mink_position_ok(pb))),
                           mink_in_range(n2, v4_splat(lo), v4_splat(hi)));
     const int bad = mink_shape_kind_bad(a) | mink_shape_kind_bad(b);
     return (bad | !v4_all(ok)) ? MINK_ERR_INVALID : 0;
+}
+
+/* The same with |q|^2 of each pose as floats. */
+static inline int mink_check_inputs(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                    const mink_pose *pb, float *qa_norm2, float *qb_norm2)
+{
+    v4 n2 = v4_zero();
+    const int status = mink_check_inputs_v(a, pa, b, pb, &n2);
+    *qa_norm2 = v4_x(n2);
+    *qb_norm2 = v4_z(n2);
+    return status;
 }
 
 /* Checks a query's inputs; on success writes the poses with normalized

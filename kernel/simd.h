@@ -71,6 +71,7 @@ MINK_INLINE v4 v4_sqrt(v4 a) { return simde_mm_sqrt_ps(a); } /* IEEE, per lane *
 MINK_INLINE v4 v4_madd(v4 a, v4 b, v4 c) { return simde_mm_add_ps(simde_mm_mul_ps(a, b), c); }
 MINK_INLINE v4 v4_scale(v4 a, float s) { return simde_mm_mul_ps(a, simde_mm_set1_ps(s)); }
 MINK_INLINE v4 v4_neg(v4 a) { return simde_mm_sub_ps(simde_mm_setzero_ps(), a); }
+MINK_INLINE v4 v4_abs(v4 a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); } /* sign bits cleared */
 MINK_INLINE v4 v4_min(v4 a, v4 b) { return simde_mm_min_ps(a, b); }
 MINK_INLINE v4 v4_max(v4 a, v4 b) { return simde_mm_max_ps(a, b); }
 
@@ -135,6 +136,30 @@ MINK_INLINE uint32_t v4_mask_bits(v4m m)
 MINK_INLINE void u32x4_store(uint32_t *p, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
     simde_mm_storeu_si128((simde__m128i *)(void *)p, simde_mm_set_epi32((int32_t)d, (int32_t)c, (int32_t)b, (int32_t)a));
+}
+/* Four 32-bit integers, wrapping arithmetic (the cache's checksum). */
+typedef simde__m128i u32x4;
+MINK_INLINE u32x4 u32x4_load(const uint32_t *p) { return simde_mm_loadu_si128((const simde__m128i *)(const void *)p); }
+MINK_INLINE u32x4 u32x4_set(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    return simde_mm_set_epi32((int32_t)d, (int32_t)c, (int32_t)b, (int32_t)a);
+}
+MINK_INLINE u32x4 u32x4_add(u32x4 a, u32x4 b) { return simde_mm_add_epi32(a, b); }
+/* The low 32 bits of each product (SSE2 has no such multiply: SIMDe
+ * emulates it there). */
+MINK_INLINE u32x4 u32x4_mul(u32x4 a, u32x4 b) { return simde_mm_mullo_epi32(a, b); }
+MINK_INLINE uint32_t u32x4_sum(u32x4 a)
+{
+    const u32x4 s = simde_mm_add_epi32(a, simde_mm_shuffle_epi32(a, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    const u32x4 t = simde_mm_add_epi32(s, simde_mm_shuffle_epi32(s, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    return (uint32_t)simde_mm_cvtsi128_si32(t);
+}
+/* Words p[0..2] as the bits of lanes x, y, z (pad 0), read as 8 bytes and
+ * 4: each within a 16-byte piece when p[2] starts one. */
+MINK_INLINE v4 v4_from_words3(const uint32_t *p)
+{
+    const simde__m128i xy = simde_mm_loadl_epi64((const simde__m128i *)(const void *)p);
+    return simde_mm_castsi128_ps(simde_mm_unpacklo_epi64(xy, simde_mm_cvtsi32_si128((int32_t)p[2])));
 }
 /* (a, b, 0, 0) in one 16-byte store, a and b paired in a 64-bit register
  * first: from u32x4_store GCC zeroed the upper half with a register to

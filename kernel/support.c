@@ -88,22 +88,6 @@ void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *
 
 v4 mink_simd_support_local(const mink_shape *s, v4 d, uint32_t *index) { return support_local(s, d, index); }
 
-/* The largest dot product alone: no index to carry, one reduction. */
-static float hull_support_dot(const mink_shape *s, v4 d)
-{
-    const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
-    const size_t end = hull_scan_end(s);
-    /* two running maxima: half the latency chain on large hulls */
-    vw best0 = hull_dots(s, 0, dx, dy, dz), best1 = best0;
-    size_t i = MINK_W_LANES;
-    for (; i + MINK_W_LANES < end; i += 2 * MINK_W_LANES) {
-        best0 = vw_max(best0, hull_dots(s, i, dx, dy, dz));
-        best1 = vw_max(best1, hull_dots(s, i + MINK_W_LANES, dx, dy, dz));
-    }
-    if (i < end) best0 = vw_max(best0, hull_dots(s, i, dx, dy, dz));
-    return v4_x(v4_hmax_splat(vw_fold_max(vw_max(best0, best1))));
-}
-
 /* A climb longer than this (a start far from the maximum, as across a wide
  * polygon face) ends in a scan. */
 #define CLIMB_STEPS_MAX 32
@@ -149,22 +133,6 @@ uint32_t mink_simd_hull_climb(const mink_shape *s, v4 d)
     return hull_argmax_scan(s, d);
 }
 
-float mink_simd_support_dot(const mink_shape *s, v4 d)
-{
-    switch (s->type) {
-    case MINK_SHAPE_HULL:
-        if (hull_climbs(s)) {
-            const uint32_t k = mink_simd_hull_climb(s, d);
-            return s->x[k] * v4_x(d) + s->y[k] * v4_y(d) + s->z[k] * v4_z(d);
-        }
-        return hull_support_dot(s, d);
-    case MINK_SHAPE_BOX: {
-        const v4 h = v4_set(s->half[0], s->half[1], s->half[2], 0.0f);
-        return v4_dot(v4_max(d, v4_neg(d)), h);
-    }
-    case MINK_SHAPE_CAPSULE: return fabsf(v4_y(d)) * s->half[1];
-    default: return 0.0f;
-    }
-}
+float mink_simd_support_dot(const mink_shape *s, v4 d) { return support_dot(s, d); }
 
 simd_vertex mink_simd_support_pair(simd_pair *pair, v4 d) { return support_pair(pair, d); }

@@ -155,6 +155,45 @@ MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d)
     return hull_argmax_scan(s, d);
 }
 
+/* The largest dot product alone: no index to carry, one reduction. */
+MINK_ALWAYS_INLINE float hull_support_dot(const mink_shape *s, v4 d)
+{
+    const vw dx = vw_splat(v4_x(d)), dy = vw_splat(v4_y(d)), dz = vw_splat(v4_z(d));
+    const size_t end = hull_scan_end(s);
+    vw best = hull_dots(s, 0, dx, dy, dz);
+    size_t i = MINK_W_LANES;
+    if (end > 4 * MINK_W_LANES) { /* two running maxima: half the latency chain on large hulls */
+        vw best1 = hull_dots(s, i, dx, dy, dz);
+        for (i = 2 * MINK_W_LANES; i + MINK_W_LANES < end; i += 2 * MINK_W_LANES) {
+            best = vw_max(best, hull_dots(s, i, dx, dy, dz));
+            best1 = vw_max(best1, hull_dots(s, i + MINK_W_LANES, dx, dy, dz));
+        }
+        best = vw_max(best, best1);
+    }
+    for (; i < end; i += MINK_W_LANES) best = vw_max(best, hull_dots(s, i, dx, dy, dz));
+    return v4_x(v4_hmax_splat(vw_fold_max(best)));
+}
+
+/* max over the core's points of d.p (mink_simd_support_dot), inline: a
+ * pair still apart costs two of these and little else. */
+MINK_ALWAYS_INLINE float support_dot(const mink_shape *s, v4 d)
+{
+    switch (s->type) {
+    case MINK_SHAPE_HULL:
+        if (hull_climbs(s)) {
+            const uint32_t k = mink_simd_hull_climb(s, d);
+            return s->x[k] * v4_x(d) + s->y[k] * v4_y(d) + s->z[k] * v4_z(d);
+        }
+        return hull_support_dot(s, d);
+    case MINK_SHAPE_BOX: {
+        const v4 h = v4_xyz(v4_load(s->half)); /* the 4th lane reads the extent */
+        return v4_dot(v4_max(d, v4_neg(d)), h);
+    }
+    case MINK_SHAPE_CAPSULE: return fabsf(v4_y(d)) * s->half[1];
+    default: return 0.0f;
+    }
+}
+
 /* The support point and index of any core. */
 MINK_ALWAYS_INLINE v4 support_local(const mink_shape *s, v4 d, uint32_t *index)
 {

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include "cache.h"
 #include "cases.h"
 #include "mink/mink_ref.h"
 
@@ -203,6 +204,38 @@ static void test_garbage(void **state)
     }
 }
 
+/* A cache that checks out (its checksum made to fit) holding a separating
+ * axis that is not finite or overflows when squared, from a separated frame
+ * and used on a later frame of the same pair where the shapes overlap: the
+ * answer of no cache. The intersect's held test reads the axis unchecked
+ * and must never pass on it (it would answer "apart"). */
+static void test_nonfinite_axis(void **state)
+{
+    (void)state;
+    const uint32_t bad[] = {0x7fc00000u /* NaN */, 0x7f800000u /* +Inf */, 0xff800000u /* -Inf */,
+                            0x7f7fffffu /* FLT_MAX */};
+    unsigned tried = 0;
+    for (int k = 0; k < 2; ++k) {
+        for (size_t i = 0; i + 1 < traj.count; i += 7) {
+            const mink_case *c = &traj.cases[i];
+            size_t j = i + 1;
+            while (j < traj.count && same_trajectory(c, &traj.cases[j]) && traj.cases[j].kind != CASE_PEN) ++j;
+            if (j == traj.count || !same_trajectory(c, &traj.cases[j])) continue;
+            for (size_t m = 0; m < sizeof bad / sizeof bad[0]; ++m) {
+                mink_cache cache;
+                mink_cache_reset(&cache);
+                mink_result r;
+                if (kernels[k].intersect(&c->a, &c->pa, &c->b, &c->pb, &cache, &r) != 0) break;
+                cache.opaque[CACHE_W_AXIS + m % 3] = bad[m];
+                cache.opaque[CACHE_W_CHECK] = mink_cache_checksum(cache.opaque);
+                expect_cold_answer(&kernels[k], &traj.cases[j], &cache);
+                tried++;
+            }
+        }
+    }
+    assert_true(tried > 100);
+}
+
 /* An invalid query leaves the cache as it was. */
 static void test_error_leaves_cache(void **state)
 {
@@ -225,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_warm_equals_cold),
         cmocka_unit_test(test_stale_and_foreign),
         cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_nonfinite_axis),
         cmocka_unit_test(test_error_leaves_cache),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
