@@ -56,7 +56,8 @@ MINK_INLINE int hull_climbs(const mink_shape *s)
     return s->count >= HULL_CLIMB_MIN_POINTS && s->topology && s->topology->seed_count == HULL_CLIMB_SEEDS;
 }
 
-/* The index of a climbing hull's support along d (its local frame). */
+/* The index of a climbing hull's support along d (its local frame), out of
+ * line: the scans that inline it stay as they were for every other hull. */
 uint32_t mink_simd_hull_climb(const mink_shape *s, v4 d);
 
 /* Support of a core in its local frame along d (pad 0). */

@@ -130,7 +130,8 @@ DEFINE_HULL_ARGMAX_LOOP(hull_argmax_loop_narrow, vn, vn, MINK_N_LANES, hull_dots
  * narrower than vw) the wide lanes scan only where they measured faster:
  * 33 to 64 points (four lane-widths in registers: faster than eight
  * narrow ones) and more than MINK_NARROW_SCAN_POINTS. */
-MINK_ALWAYS_INLINE uint32_t hull_argmax_scan(const mink_shape *s, v4 d)
+/* climb (a constant): big solids climb instead of the loop (below). */
+MINK_ALWAYS_INLINE uint32_t hull_argmax_sized(const mink_shape *s, v4 d, int climb)
 {
     if (s->count <= MINK_N_LANES) { /* one lane-width: lane = index; NaN dot products never win */
         const vn d0 = vn_max(hull_dots_narrow(s, 0, vn_splat(v4_x(d)), vn_splat(v4_y(d)), vn_splat(v4_z(d))),
@@ -144,16 +145,15 @@ MINK_ALWAYS_INLINE uint32_t hull_argmax_scan(const mink_shape *s, v4 d)
     if (s->count <= 4 * MINK_W_LANES) return hull_argmax_fixed(s, d);
     if (s->count <= MINK_NARROW_SCAN_POINTS) return hull_argmax_loop_narrow(s, d);
 #endif
+    if (climb && hull_climbs(s)) return mink_simd_hull_climb(s, d);
     return hull_argmax_loop(s, d);
 }
 
+MINK_ALWAYS_INLINE uint32_t hull_argmax_scan(const mink_shape *s, v4 d) { return hull_argmax_sized(s, d, 0); }
+
 /* The support vertex's index: big solids climb (hull.h; within merge_tol
  * of the scan's maximum), the others scan. */
-MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d)
-{
-    if (hull_climbs(s)) return mink_simd_hull_climb(s, d);
-    return hull_argmax_scan(s, d);
-}
+MINK_ALWAYS_INLINE uint32_t hull_argmax(const mink_shape *s, v4 d) { return hull_argmax_sized(s, d, 1); }
 
 /* The largest dot product alone: no index to carry, one reduction. */
 MINK_ALWAYS_INLINE float hull_support_dot(const mink_shape *s, v4 d)
