@@ -112,8 +112,10 @@ MINK_API mink_shape mink_box(float hx, float hy, float hz, float r);
 
 /** Bytes of caller memory that mink_hull_init needs for n points: the
  *  vertex arrays, the hull's topology (faces as polygons, their planes,
- *  edges with their two faces' normals) and the scratch space the hull
- *  builder works in (no allocation). 0 for n == 0 or n too large. */
+ *  edges with their two faces' normals), from 512 points on the blocks of
+ *  neighbours the support climbs along instead of scanning every point,
+ *  and the scratch space the hull builder works in (no allocation). 0 for
+ *  n == 0 or n too large. */
 MINK_API size_t mink_hull_bytes(uint32_t n);
 /** Builds the convex hull of n points (AoS input x0 y0 z0 x1 ...) rounded by r
  *  into `mem` (aligned to MINK_HULL_ALIGN, at least mink_hull_bytes(n) bytes).
