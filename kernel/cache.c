@@ -131,7 +131,6 @@ void mink_cache_store_feature(mink_cache *c, const mink_shape *a, const mink_sha
     w[CACHE_W_META] = (fs->outcome & 3u) << 3 | (fs->feature & 7u) << 5;
     const int same = prev && prev->feature == fs->feature && prev->outcome == fs->outcome && prev->frames < 0xffffffffu;
     w[CACHE_W_FRAMES] = same ? prev->frames + 1 : 1;
-    w[CACHE_W_CHECK] = 0; /* the checksum reads it too (times 0): defined */
     w[CACHE_W_CHECK] = mink_cache_checksum(w);
     memcpy(c->opaque, w, sizeof w);
 }

@@ -68,7 +68,10 @@ MINK_INLINE uint32_t mink_cache_fingerprint(const mink_shape *a, const mink_shap
 MINK_INLINE uint32_t mink_cache_checksum(const uint32_t *w)
 {
 #define K_ MINK_CACHE_KEY
-    const u32x4 s0 = u32x4_mul(u32x4_load(w), u32x4_set(0, K_(1), K_(2), K_(3)));
+    /* word 0 (the checksum itself) masked out, not multiplied by 0: a
+     * caller summing before it sets that word reads nothing undefined */
+    const u32x4 w0 = u32x4_and(u32x4_load(w), u32x4_set(0, ~0u, ~0u, ~0u));
+    const u32x4 s0 = u32x4_mul(w0, u32x4_set(0, K_(1), K_(2), K_(3)));
     const u32x4 s1 = u32x4_mul(u32x4_load(w + 4), u32x4_set(K_(4), K_(5), K_(6), K_(7)));
     const u32x4 s2 = u32x4_mul(u32x4_load(w + 8), u32x4_set(K_(8), K_(9), K_(10), K_(11)));
     const u32x4 s3 = u32x4_mul(u32x4_load(w + 12), u32x4_set(K_(12), K_(13), K_(14), K_(15)));

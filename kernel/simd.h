@@ -145,6 +145,7 @@ MINK_INLINE u32x4 u32x4_set(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
     return simde_mm_set_epi32((int32_t)d, (int32_t)c, (int32_t)b, (int32_t)a);
 }
 MINK_INLINE u32x4 u32x4_add(u32x4 a, u32x4 b) { return simde_mm_add_epi32(a, b); }
+MINK_INLINE u32x4 u32x4_and(u32x4 a, u32x4 b) { return simde_mm_and_si128(a, b); }
 /* The low 32 bits of each product (SSE2 has no such multiply: SIMDe
  * emulates it there). */
 MINK_INLINE u32x4 u32x4_mul(u32x4 a, u32x4 b) { return simde_mm_mullo_epi32(a, b); }
