@@ -27,7 +27,8 @@ typedef struct cache_state {
     uint32_t ia[4], ib[4];
     uint32_t count;       /* simplex points, 0..4                             */
     uint32_t outcome;     /* cache_outcome                                    */
-    uint32_t frames;      /* consecutive queries with the same outcome        */
+    uint32_t frames;      /* stores of the same outcome in a row, and held    */
+                          /* manifolds (a held intersect writes nothing)      */
 } cache_state;
 
 /* The words: a checksum over the rest, the fingerprint, axis x y z, the
@@ -166,6 +167,17 @@ int mink_cache_load_feature(const mink_cache *c, const mink_shape *a, const mink
 /* Writes a feature state (frames counted on from prev when it repeats). */
 void mink_cache_store_feature(mink_cache *c, const mink_shape *a, const mink_shape *b, const feature_state *fs,
                               const feature_state *prev);
+
+/* Whether c holds an axis with the outcome "separated": the one read of
+ * mink_intersect's held test. No checksum and no fingerprint: that test
+ * trusts nothing it reads (an axis that separates the shapes at the new
+ * poses proves they are apart, whichever pair wrote it; a non-finite one
+ * never passes), and it writes nothing back. Loads that seed GJK, EPA or a
+ * manifold check everything (mink_cache_outcome). */
+MINK_INLINE int mink_cache_may_separate(const mink_cache *c)
+{
+    return c && ((c->opaque[CACHE_W_META] >> 3) & 3u) == CACHE_SEPARATED;
+}
 
 /* The state a successful load found held one more query unchanged: counts
  * the frame, nothing else. Only after mink_cache_load returned 1 on c. */

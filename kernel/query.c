@@ -234,7 +234,7 @@ static v4 quat_rotate_inverse_neg(v4 u, v4 w, v4 s, v4 v)
  * n.(pb - pa) + min over B - max over A, n = R_a axis. norm2: |q|^2 of the
  * poses, lanes (a, a, b, b); both scales from one division. */
 MINK_ALWAYS_INLINE int cached_axis_separates(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
-                                             const mink_pose *pb, v4 norm2, v4 axis, v4 *world_axis)
+                                             const mink_pose *pb, v4 norm2, v4 axis, v4 *world_axis, int climb)
 {
     const v4 scale = v4_div(v4_splat(2.0f), norm2);
     const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
@@ -243,7 +243,7 @@ MINK_ALWAYS_INLINE int cached_axis_separates(const mink_shape *a, const mink_pos
     const v4 nb_neg = quat_rotate_inverse_neg(v4_xyz(qb), v4_shuffle(qb, qb, 3, 3, 3, 3), v4_splat_z(scale), n);
     /* the poses' 4th lanes read q.x: zeroed */
     const v4 d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x)));
-    const float gain = v4_dot(n, d) - support_dot(b, nb_neg) - support_dot(a, axis);
+    const float gain = v4_dot(n, d) - support_dot_sized(b, nb_neg, climb) - support_dot_sized(a, axis, climb);
     const float margin = a->radius + b->radius;
     *world_axis = n;
     return gain > 0.0f && gain * gain > margin * margin * v4_len2(axis);
@@ -314,12 +314,26 @@ static int primitive_intersect(const simd_pair *pair, v4 *axis)
     return !skipped && high + face_err < 0.0f ? 1 : -1;
 }
 
-/* The intersect query: the inputs, then the cached axis, which when it
- * still separates answers alone (the pair's next frames mostly), else the
- * box test (primitives: boxes with boxes, capsules and spheres,
- * primitive_intersect) or GJK. */
-MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
-                                 const mink_pose *pb, mink_cache *cache, mink_result *info, int primitives)
+/* The answer of a cached axis that still separates (n: the axis, world). */
+MINK_ALWAYS_INLINE int held_answer(mink_result *info, v4 n)
+{
+    if (info) {
+        mink_result_error(info, MINK_OK);
+        info->distance = 1.0f;
+        length_and_unit(n, &n);
+        info->normal = v4_to_vec3(n);
+        info->support_calls = 1;
+    }
+    return 0;
+}
+
+/* The intersect query past the inline held test: the inputs, the held test
+ * of long scans, the cache checked in full, then the box test (primitives:
+ * boxes with boxes, capsules and spheres, primitive_intersect) or GJK. Out
+ * of line (below): its frame (the pair, the simplex) is large, and the
+ * held path should not pay to set it up. */
+MINK_ALWAYS_INLINE int intersect_cold(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                      const mink_pose *pb, mink_cache *cache, mink_result *info, int primitives)
 {
     v4 norm2;
     if (info) mink_result_error(info, MINK_OK);
@@ -327,25 +341,13 @@ MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const
         if (info) info->status = MINK_ERR_INVALID;
         return MINK_ERR_INVALID;
     }
-    const uint32_t outcome = mink_cache_outcome(cache, a, b);
-    if (outcome == CACHE_SEPARATED) {
-        /* the axis unchecked: a non-finite one never passes (|axis|^2 is
-         * then inf or NaN) */
-        v4 n;
-        if (cached_axis_separates(a, pa, b, pb, norm2, mink_cache_axis(cache), &n)) {
-            mink_cache_held(cache);
-            if (info) {
-                info->distance = 1.0f;
-                length_and_unit(n, &n);
-                info->normal = v4_to_vec3(n);
-                info->support_calls = 1;
-            }
-            return 0;
-        }
-    }
+    v4 held;
+    if (mink_cache_may_separate(cache) && (support_scan_long(a) || support_scan_long(b)) &&
+        cached_axis_separates(a, pa, b, pb, norm2, mink_cache_axis(cache), &held, 1))
+        return held_answer(info, held);
     simd_query q;
     const float na2 = v4_x(norm2), nb2 = v4_z(norm2);
-    q.have_cache = mink_cache_axis_state(cache, outcome, &q.cached);
+    q.have_cache = mink_cache_axis_state(cache, mink_cache_outcome(cache, a, b), &q.cached);
     /* a box with a box, capsule or sphere (rounded cores of two spheres or
      * capsules never overlap in volume: the test could only say "apart") */
     const int primitive = primitives && (a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) &&
@@ -386,6 +388,39 @@ MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const
         if (!g.overlap && length_and_unit(g.v, &n) > 0.0f) info->normal = v4_to_vec3(rot_apply(q.rot_a, n));
     }
     return g.overlap;
+}
+
+/* intersect_cold with and without the box test: six pointers, all in
+ * registers, so the held path reaches them by a jump. */
+static __attribute__((noinline)) int intersect_cold_primitives(const mink_shape *a, const mink_pose *pa,
+                                                               const mink_shape *b, const mink_pose *pb,
+                                                               mink_cache *cache, mink_result *info)
+{
+    return intersect_cold(a, pa, b, pb, cache, info, 1);
+}
+static __attribute__((noinline)) int intersect_cold_gjk(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                                        const mink_pose *pb, mink_cache *cache, mink_result *info)
+{
+    return intersect_cold(a, pa, b, pb, cache, info, 0);
+}
+
+/* The intersect query: with a cache that holds a separating axis, the
+ * inputs and whether the axis still separates, which then answers alone
+ * (the pair's next frames mostly), inline for cores of short scans (no
+ * call: no registers saved); anything else in intersect_cold, which checks
+ * the inputs itself (again on the 5 % of frames whose axis failed; the
+ * cold query pays nothing for the held test). */
+MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                 const mink_pose *pb, mink_cache *cache, mink_result *info, int primitives)
+{
+    /* any axis: the test trusts nothing it reads (a non-finite axis never
+     * passes, |axis|^2 being inf or NaN) */
+    v4 norm2, n;
+    if (mink_cache_may_separate(cache) && mink_check_inputs_v(a, pa, b, pb, &norm2) == 0 &&
+        !support_scan_long(a) && !support_scan_long(b) &&
+        cached_axis_separates(a, pa, b, pb, norm2, mink_cache_axis(cache), &n, 0))
+        return held_answer(info, n);
+    return primitives ? intersect_cold_primitives(a, pa, b, pb, cache, info) : intersect_cold_gjk(a, pa, b, pb, cache, info);
 }
 
 int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,

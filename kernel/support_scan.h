@@ -175,12 +175,13 @@ MINK_ALWAYS_INLINE float hull_support_dot(const mink_shape *s, v4 d)
 }
 
 /* max over the core's points of d.p (mink_simd_support_dot), inline: a
- * pair still apart costs two of these and little else. */
-MINK_ALWAYS_INLINE float support_dot(const mink_shape *s, v4 d)
+ * pair still apart costs two of these and little else. climb (a
+ * constant): big solids climb (a call) instead of the loop. */
+MINK_ALWAYS_INLINE float support_dot_sized(const mink_shape *s, v4 d, int climb)
 {
     switch (s->type) {
     case MINK_SHAPE_HULL:
-        if (hull_climbs(s)) {
+        if (climb && hull_climbs(s)) {
             const uint32_t k = mink_simd_hull_climb(s, d);
             return s->x[k] * v4_x(d) + s->y[k] * v4_y(d) + s->z[k] * v4_z(d);
         }
@@ -192,6 +193,15 @@ MINK_ALWAYS_INLINE float support_dot(const mink_shape *s, v4 d)
     case MINK_SHAPE_CAPSULE: return fabsf(v4_y(d)) * s->half[1];
     default: return 0.0f;
     }
+}
+
+MINK_ALWAYS_INLINE float support_dot(const mink_shape *s, v4 d) { return support_dot_sized(s, d, 1); }
+
+/* A core whose support scan takes more than eight lane-widths (a loop, or
+ * for big solids a climb). */
+MINK_ALWAYS_INLINE int support_scan_long(const mink_shape *s)
+{
+    return s->type == MINK_SHAPE_HULL && s->count > 8 * MINK_W_LANES;
 }
 
 /* The support point and index of any core. */

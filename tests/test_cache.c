@@ -237,6 +237,52 @@ static void test_nonfinite_axis(void **state)
 }
 
 /* An invalid query leaves the cache as it was. */
+/* The intersect's held test trusts nothing it reads: a cache whose
+ * checksum or fingerprint is wrong (corrupt, or another pair's) but that
+ * holds a separating axis still answers as no cache does, on the next frames
+ * of the pair (separated or overlapping) and on another trajectory's pair;
+ * where the axis holds, the answer is the held one (one support evaluation)
+ * and the cache is left as it was. */
+static void test_untrusted_axis(void **state)
+{
+    (void)state;
+    unsigned held = 0, tried = 0;
+    for (int k = 0; k < 2; ++k) {
+        for (size_t i = 0; i + 5 < traj.count; i += 5) {
+            const mink_case *c = &traj.cases[i];
+            mink_cache good;
+            mink_cache_reset(&good);
+            mink_result r;
+            if (kernels[k].intersect(&c->a, &c->pa, &c->b, &c->pb, &good, &r) != 0) continue;
+            for (int spoil = 0; spoil < 3; ++spoil) {
+                mink_cache bad = good;
+                if (spoil == 0) bad.opaque[CACHE_W_CHECK] ^= 1u;  /* corrupt */
+                if (spoil == 1) bad.opaque[CACHE_W_PAIR] ^= 16u;  /* another pair's */
+                /* spoil 2: both, on a pair of another trajectory */
+                const size_t far = (i + 997) % traj.count;
+                if (spoil == 2) bad.opaque[CACHE_W_CHECK] ^= 1u, bad.opaque[CACHE_W_PAIR] ^= 16u;
+                for (size_t j = i + 1; j <= i + 5; ++j) {
+                    const mink_case *next = spoil == 2 ? &traj.cases[(far + j - i) % traj.count] : &traj.cases[j];
+                    if (spoil < 2 && !same_trajectory(c, next)) break;
+                    mink_cache copy = bad;
+                    mink_result warm;
+                    const int hit_cold = kernels[k].intersect(&next->a, &next->pa, &next->b, &next->pb, NULL, NULL);
+                    const int hit = kernels[k].intersect(&next->a, &next->pa, &next->b, &next->pb, &copy, &warm);
+                    if (next->value >= 1e-3 * next->L) assert_int_equal(hit, hit_cold);
+                    if (hit == 0 && warm.support_calls == 1) {
+                        assert_memory_equal(&copy, &bad, sizeof bad);
+                        held++;
+                    }
+                    tried++;
+                }
+            }
+        }
+    }
+    print_message("untrusted caches: %u queries, %u answered by the held axis\n", tried, held);
+    assert_true(tried > 1000);
+    assert_true(held > 300);
+}
+
 static void test_error_leaves_cache(void **state)
 {
     (void)state;
@@ -259,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_stale_and_foreign),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_nonfinite_axis),
+        cmocka_unit_test(test_untrusted_axis),
         cmocka_unit_test(test_error_leaves_cache),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -144,12 +144,13 @@ MINK_API int mink_pose_is_valid(const mink_pose *p);
  *  vertex indices of each shape, the last outcome). Fixed size, contents
  *  private. A zero-filled cache is valid and empty. A cache never changes an
  *  answer beyond the query tolerance: a stale or foreign cache only costs time,
- *  and one holding garbage is detected and reset.
+ *  and one holding garbage is detected and reset (a warm intersect uses any
+ *  axis that still separates the shapes, a proof whoever wrote it).
  *  What a query leaves: separated: outcome separated, a separating axis, the
  *  final simplex; overlapping: outcome overlapping, the contact normal
  *  (penetration) or GJK's last direction (intersect, distance), the final
- *  simplex; a warm intersect whose cached axis still separates: the same
- *  contents, one more frame counted; MINK_ERR_INVALID: untouched. */
+ *  simplex; a warm intersect whose cached axis still separates: the cache
+ *  untouched; MINK_ERR_INVALID: untouched. */
 typedef struct mink_cache { uint32_t opaque[16]; } mink_cache;
 
 /** Empties a cache (same as filling it with zeros). */

@@ -177,7 +177,7 @@ int mink_ref_intersect_ex(const mink_shape *a, const mink_pose *pa,
         const ref_vertex w = mink_scalar_support_pair(&q.pair, v3_neg(axis));
         const float gain = v3_dot(axis, w.w);
         if (gain > 0.0f && gain * gain > margin * margin * v3_len2(axis)) {
-            remember(&q, cache, CACHE_SEPARATED, axis, NULL);
+            /* the cache stays as it is */
             if (info) {
                 info->distance = 1.0f;
                 v3 n;
