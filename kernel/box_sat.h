@@ -74,4 +74,45 @@ MINK_INLINE v4 box_sat_edges(const box_axes *x, int i)
     return v4_select(v4_cmpgt(near2, len2), v4_splat(-INFINITY), value);
 }
 
+/* Box B seen from box A for the corner tests below: B's half axes by
+ * coordinate of A's frame (h[i]: coordinate i of each, pad 0) and its
+ * origin d there. row: the rows of B's rotation into A's frame; hb: B's
+ * half extents, pad 0. */
+typedef struct box_seen {
+    v4 h[3], d;
+} box_seen;
+
+MINK_INLINE box_seen box_seen_from(const v4 row[3], v4 hb, v4 d)
+{
+    const box_seen s = {{v4_mul(row[0], hb), v4_mul(row[1], hb), v4_mul(row[2], hb)}, d};
+    return s;
+}
+
+/* 1 when one of A's face axes (half extents ha) separates B from A. */
+MINK_INLINE int box_faces_apart(v4 ha, const box_seen *b)
+{
+    const v4 reach = v4_hsum4(v4_abs(b->h[0]), v4_abs(b->h[1]), v4_abs(b->h[2]), v4_zero());
+    return v4_mask_bits(v4_cmpgt(v4_abs(b->d), v4_add(ha, reach))) != 0;
+}
+
+/* The first corner (bits zyx, as mink_simd_core_point numbers them) of box
+ * B inside box A (half extents ha), boundary included: a point of both
+ * without a search; -1 when none is. Lanes: the four corners of each z
+ * side. */
+MINK_INLINE int box_corner_in(v4 ha, const box_seen *b)
+{
+    const v4 sx = v4_set(-1.0f, 1.0f, -1.0f, 1.0f), sy = v4_set(-1.0f, -1.0f, 1.0f, 1.0f);
+    const v4 dk[3] = {v4_splat_x(b->d), v4_splat_y(b->d), v4_splat_z(b->d)};
+    const v4 hk[3] = {v4_splat_x(ha), v4_splat_y(ha), v4_splat_z(ha)};
+    v4m low = v4_cmpeq(v4_zero(), v4_zero()), high = low;
+    for (int i = 0; i < 3; ++i) {
+        const v4 h = b->h[i];
+        const v4 mid = v4_add(dk[i], v4_add(v4_mul(v4_splat_x(h), sx), v4_mul(v4_splat_y(h), sy)));
+        low = v4_and(low, v4_cmpge(hk[i], v4_abs(v4_sub(mid, v4_splat_z(h)))));
+        high = v4_and(high, v4_cmpge(hk[i], v4_abs(v4_add(mid, v4_splat_z(h)))));
+    }
+    const uint32_t bits = v4_mask_bits(low) | v4_mask_bits(high) << 4;
+    return bits ? __builtin_ctz(bits) : -1;
+}
+
 #endif

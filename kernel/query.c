@@ -455,6 +455,38 @@ static __attribute__((noinline)) void distance_in_double(const simd_query *q, co
     }
 }
 
+/* Two boxes: a corner of either inside the other, a point of both cores
+ * (A frame); most overlapping pairs have one, and need no GJK. A face axis
+ * of either that separates them says first, for less, that neither has. */
+static int box_common_corner(const simd_pair *pair, v4 *point)
+{
+    const v4 ha = v4_xyz(v4_load(pair->a->half)), hb = v4_xyz(v4_load(pair->b->half)); /* 4th: extent */
+    /* B in A's frame; A in B's: R^T's rows are R's columns, A's origin at -R^T pos_b */
+    const box_seen b_in_a = box_seen_from(pair->row, hb, pair->pos_b);
+    const box_seen a_in_b = box_seen_from(pair->col, ha, v4_neg(rot_apply(pair->col, pair->pos_b)));
+    if (box_faces_apart(ha, &b_in_a) || box_faces_apart(hb, &a_in_b)) return 0;
+    int k = box_corner_in(ha, &b_in_a);
+    if (k >= 0) {
+        *point = mink_simd_b_point(pair, (uint32_t)k);
+        return 1;
+    }
+    k = box_corner_in(hb, &a_in_b);
+    if (k >= 0) {
+        *point = mink_simd_core_point(pair->a, (uint32_t)k);
+        return 1;
+    }
+    return 0;
+}
+
+/* The distance answer of cores that overlap: 0, a point of both, the
+ * normal towards B. */
+static void overlap_answer(const simd_query *q, v4 common, mink_result *out)
+{
+    out->distance = 0.0f;
+    out->normal = v4_to_vec3(rot_apply(q->rot_a, fallback_normal(q)));
+    out->point_a = out->point_b = world_point(q, common);
+}
+
 mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
                           const mink_shape *b, const mink_pose *pb,
                           mink_cache *cache, mink_result *out)
@@ -464,6 +496,15 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
     if (!query_open(&q, a, pa, b, pb, cache)) {
         mink_result_error(out, MINK_ERR_INVALID);
         return MINK_ERR_INVALID;
+    }
+    v4 common;
+    if (a->type == MINK_SHAPE_BOX && b->type == MINK_SHAPE_BOX && box_common_corner(&q.pair, &common)) {
+        overlap_answer(&q, common, out);
+        out->iterations = out->gjk_iterations = 0;
+        out->status = MINK_OK;
+        out->support_calls = 0;
+        remember(&q, cache, CACHE_OVERLAP, q.pair.pos_b, NULL);
+        return MINK_OK;
     }
     simd_gjk_result g;
     run_gjk(&q, SIMD_GJK_DISTANCE, &g);
@@ -488,9 +529,7 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
         /* the cores overlap: GJK's weights give a point of both cores, the
          * smaller shape's weighted points (in float the weights are off by
          * a rounding, and so is the sum by that times the points' spread) */
-        out->distance = 0.0f;
-        out->normal = v4_to_vec3(rot_apply(q.rot_a, fallback_normal(&q)));
-        out->point_a = out->point_b = world_point(&q, q.pair.b->extent < q.pair.a->extent ? pb_core : pa_core);
+        overlap_answer(&q, q.pair.b->extent < q.pair.a->extent ? pb_core : pa_core, out);
     }
     out->support_calls = q.pair.support_calls;
     remember(&q, cache, out->distance > 0.0f ? CACHE_SEPARATED : CACHE_OVERLAP, g.v, &g.simplex);
