@@ -15,6 +15,7 @@
 
 #include "simd.h"
 #include "support.h"
+#include "support_scan.h"
 
 #define TRIALS 4000
 #define W MINK_W_LANES
@@ -848,6 +849,11 @@ static uint32_t check_support(const mink_shape *s, const float *xyz, uint32_t n,
     const double want = brute_support(xyz, n, df, &mag);
     const double have = dv_dot(dv(got[0], got[1], got[2]), df);
     EXPECT_NEAR(have, want, 8.0 * FLT_EPSILON * mag + 1e-30);
+    /* the largest dot product alone: out of line, and the intersect's held
+     * test's (inline, up to eight lane-widths, one branch each) */
+    const v4 dir = v4_set((float)d.x, (float)d.y, (float)d.z, 0.0f);
+    EXPECT_NEAR(mink_simd_support_dot(s, dir), want, 8.0 * FLT_EPSILON * mag + 1e-30);
+    if (!support_scan_long(s)) EXPECT_NEAR(support_dot_sized(s, dir, 0), want, 8.0 * FLT_EPSILON * mag + 1e-30);
     return k;
 }
 
