@@ -456,8 +456,9 @@ static __attribute__((noinline)) void distance_in_double(const simd_query *q, co
 }
 
 /* Two boxes: a corner of either inside the other, a point of both cores
- * (A frame); most overlapping pairs have one, and need no GJK. A face axis
- * of either that separates them says first, for less, that neither has. */
+ * (A frame), found without GJK (boxes crossing edge over edge have none,
+ * and run GJK). A face axis of either that separates them says first, for
+ * less, that no corner is inside. */
 static int box_common_corner(const simd_pair *pair, v4 *point)
 {
     const v4 ha = v4_xyz(v4_load(pair->a->half)), hb = v4_xyz(v4_load(pair->b->half)); /* 4th: extent */
