@@ -88,7 +88,10 @@ MINK_INLINE box_seen box_seen_from(const v4 row[3], v4 hb, v4 d)
     return s;
 }
 
-/* 1 when one of A's face axes (half extents ha) separates B from A. */
+/* 1 when one of A's face axes (half extents ha) separates B from A:
+ * box_sat_faces_a's test, from the numbers the corner test below uses (B's
+ * reach along each axis as the sum of its half axes' absolute coordinates),
+ * with no box_axes set up. */
 MINK_INLINE int box_faces_apart(v4 ha, const box_seen *b)
 {
     const v4 reach = v4_hsum4(v4_abs(b->h[0]), v4_abs(b->h[1]), v4_abs(b->h[2]), v4_zero());

@@ -464,8 +464,9 @@ static int box_common_corner(const simd_pair *pair, v4 *point)
     const v4 ha = v4_xyz(v4_load(pair->a->half)), hb = v4_xyz(v4_load(pair->b->half)); /* 4th: extent */
     /* B in A's frame; A in B's: R^T's rows are R's columns, A's origin at -R^T pos_b */
     const box_seen b_in_a = box_seen_from(pair->row, hb, pair->pos_b);
+    if (box_faces_apart(ha, &b_in_a)) return 0;
     const box_seen a_in_b = box_seen_from(pair->col, ha, v4_neg(rot_apply(pair->col, pair->pos_b)));
-    if (box_faces_apart(ha, &b_in_a) || box_faces_apart(hb, &a_in_b)) return 0;
+    if (box_faces_apart(hb, &a_in_b)) return 0;
     int k = box_corner_in(ha, &b_in_a);
     if (k >= 0) {
         *point = mink_simd_b_point(pair, (uint32_t)k);
