@@ -132,6 +132,18 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
         const ref_vertex first = mink_scalar_support_pair(pair, v3_neg(v0));
         mink_scalar_simplex_add(s, &first);
         mink_scalar_johnson(s, &out->v, touch);
+        /* Intersect: D's support along -v0 past the margin and the touching
+         * band along v0, so v0 (the line between the shapes' origins, or a
+         * held axis) separates them; most apart pairs end here, as in
+         * MPR's first test. Within the band the loop decides. */
+        const float v0w = v3_dot(v0, first.w), clear = margin + touch;
+        if (mode == REF_GJK_INTERSECT && v0w > 0.0f && v0w * v0w > clear * clear * v3_len2(v0)) {
+            out->overlap = 0;
+            out->status = MINK_OK;
+            out->iterations = 0;
+            out->v = v0;
+            return;
+        }
     }
 
     out->overlap = 0;
