@@ -54,6 +54,7 @@
 #define mink_simd_box_sat MINK_BACKEND_NAME(mink_simd_box_sat)
 #define mink_simd_epa MINK_BACKEND_NAME(mink_simd_epa)
 #define mink_simd_gjk MINK_BACKEND_NAME(mink_simd_gjk)
+#define mink_simd_gjk_boolean MINK_BACKEND_NAME(mink_simd_gjk_boolean)
 #define mink_simd_johnson_seed MINK_BACKEND_NAME(mink_simd_johnson_seed)
 #define mink_simd_simplex_init MINK_BACKEND_NAME(mink_simd_simplex_init)
 #define mink_simd_pair_init MINK_BACKEND_NAME(mink_simd_pair_init)

@@ -5,6 +5,13 @@
 #include "johnson_step.h"
 #include "closest_double.h"
 
+#include <float.h>
+#include <string.h>
+
+/* v.w > clear |v|, squared: D's support along -v (w) lies past `clear`
+ * along v, so v separates the shapes by more than that. */
+static int clears(float along, float vv, float clear) { return along > 0.0f && along * along > clear * clear * vv; }
+
 /* The closest point recomputed from its feature's normal (Catto, GDC 2010):
  * cross products of edges instead of the weighted sum, whose rounding tilts
  * the normal at small distances. */
@@ -96,8 +103,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
          * v0 separates the shapes. v0 is the line between the shapes'
          * origins (or a held axis): it separates most apart pairs, as MPR's
          * first test finds, at one support instead of GJK's three or four. */
-        const float v0w = v4_dot(v0, first.w), clear = margin + flat_tol;
-        if (mode == SIMD_GJK_INTERSECT && v0w > 0.0f && v0w * v0w > clear * clear * v4_len2(v0)) {
+        if (mode == SIMD_GJK_INTERSECT && clears(v4_dot(v0, first.w), v4_len2(v0), margin + flat_tol)) {
             v = v0;
             apart_at_start = 1;
         }
@@ -235,4 +241,158 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     }
     out->iterations = iterations;
     out->v = out->overlap ? v : refined_v(s, v, vv, pair->scale); /* vv = |v|^2 */
+}
+
+/* ---- The boolean search: intersect of sharp cores, cold ---------------- */
+
+/* The boolean search's simplex, newest point first: D's points and their
+ * feature ids (ia, ib as one word). */
+typedef struct bool_simplex {
+    v4 w[4];
+    uint64_t id[4];
+    unsigned n;
+} bool_simplex;
+
+MINK_ALWAYS_INLINE uint64_t vertex_id(const simd_vertex *p)
+{
+    uint64_t id;
+    memcpy(&id, p->ids, sizeof id);
+    return id;
+}
+
+/* The part of `ao` across the edge e from its start a (ao = -a): the edge's
+ * normal towards the origin, |e|^2 times the distance's direction. */
+MINK_ALWAYS_INLINE v4 edge_normal(v4 e, v4 ao) { return v4_cross(v4_cross(e, ao), e); }
+
+/* Keeps n of the simplex's points: those at i0, i1, i2 (the first n of
+ * them), in that order. */
+MINK_ALWAYS_INLINE void bool_keep(bool_simplex *b, unsigned n, unsigned i0, unsigned i1, unsigned i2)
+{
+    const v4 w0 = b->w[i0], w1 = b->w[i1], w2 = b->w[i2];
+    const uint64_t d0 = b->id[i0], d1 = b->id[i1], d2 = b->id[i2];
+    b->w[0] = w0, b->w[1] = w1, b->w[2] = w2;
+    b->id[0] = d0, b->id[1] = d1, b->id[2] = d2;
+    b->n = n;
+}
+
+/* The segment a = w[0], b = w[1]: its edge or a alone, whichever region of
+ * the segment holds the origin; returns the direction towards it. */
+MINK_ALWAYS_INLINE v4 bool_segment(bool_simplex *s)
+{
+    const v4 a = s->w[0], ab = v4_sub(s->w[1], a), ao = v4_neg(a);
+    if (v4_dot(ab, ao) > 0.0f) {
+        s->n = 2;
+        return edge_normal(ab, ao);
+    }
+    s->n = 1;
+    return ao;
+}
+
+/* The triangle a = w[0], b, c (Muratori's regions: only those touching the
+ * newest point a can hold the origin). The kept triangle is ordered so
+ * that (b - a) x (c - a) faces the origin: the tetrahedron's faces below
+ * rely on it. */
+MINK_ALWAYS_INLINE v4 bool_triangle(bool_simplex *s)
+{
+    const v4 a = s->w[0], ab = v4_sub(s->w[1], a), ac = v4_sub(s->w[2], a), ao = v4_neg(a);
+    const v4 abc = v4_cross(ab, ac);
+    if (v4_dot(v4_cross(abc, ac), ao) > 0.0f) {
+        if (v4_dot(ac, ao) > 0.0f) {
+            bool_keep(s, 2, 0, 2, 2);
+            return edge_normal(ac, ao);
+        }
+        return bool_segment(s);
+    }
+    if (v4_dot(v4_cross(ab, abc), ao) > 0.0f) return bool_segment(s);
+    if (v4_dot(abc, ao) > 0.0f) {
+        s->n = 3;
+        return abc;
+    }
+    bool_keep(s, 3, 0, 2, 1);
+    return v4_neg(abc);
+}
+
+/* The tetrahedron a = w[0], b, c, d, whose old face bcd faces a and the
+ * origin: its three new faces' normals point outwards. 1 if no face has the
+ * origin outside it (then the caller certifies), else 0 and the face that
+ * has, as a triangle, with *dir. */
+MINK_ALWAYS_INLINE int bool_tetrahedron(bool_simplex *s, v4 *dir)
+{
+    const v4 a = s->w[0], ab = v4_sub(s->w[1], a), ac = v4_sub(s->w[2], a), ad = v4_sub(s->w[3], a);
+    const v4 ao = v4_neg(a);
+    if (v4_dot(v4_cross(ab, ac), ao) > 0.0f) {
+        s->n = 3;
+    } else if (v4_dot(v4_cross(ac, ad), ao) > 0.0f) {
+        bool_keep(s, 3, 0, 2, 3);
+    } else if (v4_dot(v4_cross(ad, ab), ao) > 0.0f) {
+        bool_keep(s, 3, 0, 3, 1);
+    } else {
+        return 1;
+    }
+    *dir = bool_triangle(s);
+    return 0;
+}
+
+/* The simplex into GJK's result (points and ids, for the cache). */
+static void bool_result(const bool_simplex *b, int overlap, v4 v, unsigned iterations, simd_gjk_result *out)
+{
+    simd_simplex *s = &out->simplex;
+    for (unsigned i = 0; i < b->n; ++i) {
+        memcpy(s->vert[i].ids, &b->id[i], sizeof b->id[i]);
+        s->vert[i].w = b->w[i];
+    }
+    s->bits = (1u << b->n) - 1u;
+    out->overlap = overlap;
+    out->v = v;
+    out->iterations = iterations;
+    out->status = MINK_OK;
+}
+
+int mink_simd_gjk_boolean(simd_pair *pair, v4 v0, simd_gjk_result *out)
+{
+    const float clear = MINK_TOUCH_REL * pair->scale;
+    if (!(v4_len2(v0) > 0.0f)) v0 = v4_set(1, 0, 0, 0);
+    const simd_vertex first = support_pair_against(pair, v0);
+    bool_simplex b = {.w = {first.w, v4_zero(), v4_zero(), v4_zero()}, .id = {vertex_id(&first), 0, 0, 0}, .n = 1};
+    v4 t = v4_neg(first.w); /* towards the origin */
+    /* apart: D's support along -v0 past the touching band along v0 */
+    if (clears(v4_dot(v0, first.w), v4_len2(v0), clear)) {
+        bool_result(&b, 0, v0, 0, out);
+        return 1;
+    }
+    for (unsigned it = 1; it <= MINK_GJK_BOOL_MAX_ITERATIONS; ++it) {
+        /* the origin on the simplex's feature (touching), or a direction
+         * out of float's range: the full GJK decides */
+        const float tt = v4_len2(t);
+        if (!(tt > 0.0f && tt <= FLT_MAX)) return 0;
+        const simd_vertex p = support_pair_dirs(pair, t, v4_neg(t));
+        if (clears(-v4_dot(t, p.w), tt, clear)) {
+            bool_result(&b, 0, v4_neg(t), it, out);
+            return 1;
+        }
+        /* a repeated point: the simplex holds D's feature nearest the
+         * origin, within the band of it (no proof either way here) */
+        const uint64_t id = vertex_id(&p);
+        if (id == b.id[0] || (b.n > 1 && id == b.id[1]) || (b.n > 2 && id == b.id[2])) return 0;
+        /* newest first; the slots past n hold stale points, never read */
+        b.w[3] = b.w[2], b.w[2] = b.w[1], b.w[1] = b.w[0];
+        b.id[3] = b.id[2], b.id[2] = b.id[1], b.id[1] = b.id[0];
+        b.w[0] = p.w;
+        b.id[0] = id;
+        b.n++;
+        if (b.n == 2) {
+            t = bool_segment(&b);
+        } else if (b.n == 3) {
+            t = bool_triangle(&b);
+        } else if (bool_tetrahedron(&b, &t)) {
+            /* four points around the origin by their signs: an overlap if
+             * GJK's own containment test certifies it */
+            simd_simplex *s = &out->simplex;
+            for (unsigned i = 0; i < 4; ++i) s->vert[i].w = b.w[i];
+            if (!origin_clearly_inside(s, pair->scale, &s->lambda)) return 0;
+            bool_result(&b, 1, weighted_point(s, s->lambda), it, out); /* about 0 */
+            return 1;
+        }
+    }
+    return 0;
 }

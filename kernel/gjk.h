@@ -21,4 +21,16 @@ typedef struct simd_gjk_result {
 void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
               const simd_vertex *seed, unsigned nseed, simd_gjk_result *out);
 
+/* The boolean search of an intersect of sharp cores (no radii) with no
+ * simplex to start from: GJK's path from the support along -v0, without
+ * closest points or weights (each step keeps the simplex's feature whose
+ * region holds the origin, by the signs of Muratori's tests, and searches
+ * along its normal). It answers only what it can prove: apart when D's
+ * support plane clears the touching band, overlap when four points hold
+ * the origin by GJK's own containment test. 1 with the answer in *out
+ * (overlap, v: the separating axis or about 0, the simplex's points and
+ * ids, iterations), 0 when the pair is left to mink_simd_gjk: touching,
+ * within the band, a repeated point or a flat simplex. */
+int mink_simd_gjk_boolean(simd_pair *pair, v4 v0, simd_gjk_result *out);
+
 #endif

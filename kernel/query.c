@@ -371,7 +371,9 @@ MINK_ALWAYS_INLINE int intersect_cold(const mink_shape *a, const mink_pose *pa, 
     if (!primitive) query_place(&q, a, pa, na2, b, pb, nb2); /* else placed above */
     query_seed(&q);
     simd_gjk_result g;
-    run_gjk(&q, SIMD_GJK_INTERSECT, &g);
+    /* sharp cores, cold: the boolean search, GJK if it cannot tell */
+    if (q.nseed || q.ra + q.rb > 0.0f || !mink_simd_gjk_boolean(&q.pair, v4_xyz(start_axis(&q)), &g))
+        run_gjk(&q, SIMD_GJK_INTERSECT, &g);
     if (g.overlap && g.simplex.bits != 15u && intersect_in_doubt(&q, g.v)) {
         /* within rounding of the margin: decided in double */
         mink_double_closest d;

@@ -76,6 +76,9 @@
 /* Iteration caps: GJK adds one support point per iteration and converges in
  * about 10-20 even on 1024-point hulls; 64 means something is cycling. */
 #define MINK_GJK_MAX_ITERATIONS 64
+/* The boolean search (gjk.c) follows GJK's path, three or four steps on
+ * most pairs; past this many it leaves the pair to GJK. */
+#define MINK_GJK_BOOL_MAX_ITERATIONS 32
 
 /* Four float points hold the origin without the double-precision check
  * when, for each face (a, b, c) with n = (b - a) x (c - a), the origin and

@@ -239,9 +239,103 @@ static void test_box_common_points(void **state)
     assert_true(corner > 500 && searched > 500 && apart > 1000); /* every path taken */
 }
 
+/* A hull of n points in a box of half sizes (hx, hy, hz): random points,
+ * or (n == 8) the box's corners, whose faces then meet others' exactly. */
+static mink_shape small_hull(uint32_t n, double hx, double hy, double hz, float *xyz, void **mem)
+{
+    for (uint32_t i = 0; i < n; ++i) {
+        const double h[3] = {hx, hy, hz};
+        for (int k = 0; k < 3; ++k)
+            xyz[3 * i + (uint32_t)k] = (float)(n == 8 ? ((i >> k) & 1u ? h[k] : -h[k]) : lcg_range(-h[k], h[k]));
+    }
+    const size_t bytes = mink_hull_bytes(n);
+    *mem = aligned_alloc(MINK_HULL_ALIGN, (bytes + MINK_HULL_ALIGN - 1) / MINK_HULL_ALIGN * MINK_HULL_ALIGN);
+    assert_non_null(*mem);
+    mink_shape s;
+    assert_int_equal(mink_hull_init(&s, *mem, bytes, xyz, n, 0.0f), MINK_OK);
+    return s;
+}
+
+/* The intersect of sharp hulls without a cache runs the boolean search
+ * (gjk.c), which answers only what it proves and leaves the rest to GJK.
+ * Against the reference's signed distance: random hulls (round, flat,
+ * needles, cubes) at random poses, outside 2e-4 L of contact (the
+ * reference's own error); and cubes stacked face on face, turned about the
+ * normal (and half of them tilted), at gaps of +-1e-2, 1e-4 and 1e-5 of
+ * their size and touching: apart exactly when the gap is positive (far
+ * outside the kernel's touching band of 5e-7 S), touching an overlap. */
+static void test_boolean_intersect(void **state)
+{
+    (void)state;
+    static float xyz[6][3 * 40];
+    void *mem[6];
+    mink_shape hulls[6];
+    hulls[0] = small_hull(12, 0.5, 0.5, 0.5, xyz[0], &mem[0]);
+    hulls[1] = small_hull(40, 0.6, 0.4, 0.5, xyz[1], &mem[1]);
+    hulls[2] = small_hull(16, 0.7, 0.02, 0.6, xyz[2], &mem[2]); /* a plate */
+    hulls[3] = small_hull(10, 0.9, 0.03, 0.03, xyz[3], &mem[3]); /* a needle */
+    hulls[4] = small_hull(8, 0.4, 0.4, 0.4, xyz[4], &mem[4]);   /* a cube */
+    hulls[5] = small_hull(6, 0.3, 0.5, 0.2, xyz[5], &mem[5]);
+    const double L = 3.0;
+    unsigned bad = 0, hits = 0, total = 0;
+    for (int t = 0; t < 6000; ++t) {
+        const mink_shape *a = &hulls[t % 6], *b = &hulls[(t / 6) % 6];
+        const mink_pose pa = random_pose(0.4), pb = random_pose(0.9);
+        mink_result r;
+        mink_ref_penetration(a, &pa, b, &pb, NULL, &r);
+        const int hit = mink_intersect(a, &pa, b, &pb, NULL);
+        if (fabs(r.distance) > 2e-4 * L) {
+            total++;
+            hits += hit == 1;
+            if (hit != (r.distance < 0.0f) && bad++ < 10)
+                printf("  hull pair %d: intersect %d, reference distance %.9g\n", t, hit, r.distance);
+        }
+    }
+    const double gaps[7] = {1e-2, -1e-2, 1e-4, -1e-4, 1e-5, -1e-5, 0.0};
+    for (int t = 0; t < 1400; ++t) {
+        /* B on A's top face at gap g, shifted along it, turned about its
+         * normal; half of them with both turned the same way (tilted:
+         * the faces then meet within float rounding, not exactly) */
+        const double g = gaps[t % 7] * 0.8, ang = lcg_range(0.0, 6.283);
+        const double local[3] = {lcg_range(-0.3, 0.3), 0.8 + g, lcg_range(-0.3, 0.3)};
+        const double qt[4] = {0.0, sin(ang / 2), 0.0, cos(ang / 2)}; /* x y z w */
+        const mink_pose tilt = (t / 7) % 2 ? random_pose(0.0) : (mink_pose){{0, 0, 0}, {0, 0, 0, 1}};
+        const double q[4] = {tilt.q.x, tilt.q.y, tilt.q.z, tilt.q.w};
+        double r[3][3];
+        {
+            const double x = q[0], y = q[1], z = q[2], w = q[3];
+            r[0][0] = 1 - 2 * (y * y + z * z), r[0][1] = 2 * (x * y - w * z), r[0][2] = 2 * (x * z + w * y);
+            r[1][0] = 2 * (x * y + w * z), r[1][1] = 1 - 2 * (x * x + z * z), r[1][2] = 2 * (y * z - w * x);
+            r[2][0] = 2 * (x * z - w * y), r[2][1] = 2 * (y * z + w * x), r[2][2] = 1 - 2 * (x * x + y * y);
+        }
+        mink_pose pa = tilt, pb;
+        pa.p = (mink_vec3){0.2f, -0.1f, 0.3f};
+        pb.p.x = (float)(0.2 + r[0][0] * local[0] + r[0][1] * local[1] + r[0][2] * local[2]);
+        pb.p.y = (float)(-0.1 + r[1][0] * local[0] + r[1][1] * local[1] + r[1][2] * local[2]);
+        pb.p.z = (float)(0.3 + r[2][0] * local[0] + r[2][1] * local[1] + r[2][2] * local[2]);
+        /* q_b = q_tilt q_turn */
+        pb.q.x = (float)(q[3] * qt[0] + q[0] * qt[3] + q[1] * qt[2] - q[2] * qt[1]);
+        pb.q.y = (float)(q[3] * qt[1] - q[0] * qt[2] + q[1] * qt[3] + q[2] * qt[0]);
+        pb.q.z = (float)(q[3] * qt[2] + q[0] * qt[1] - q[1] * qt[0] + q[2] * qt[3]);
+        pb.q.w = (float)(q[3] * qt[3] - q[0] * qt[0] - q[1] * qt[1] - q[2] * qt[2]);
+        const int hit = mink_intersect(&hulls[4], &pa, &hulls[4], &pb, NULL);
+        /* touching: an overlap when the faces meet exactly; tilted, within
+         * float's rounding of contact, either answer (both kernels' GJK
+         * may call such a pair apart) */
+        const int tilted = (t / 7) % 2;
+        if (g == 0.0 && tilted) continue;
+        if (hit != (g <= 0.0) && bad++ < 10) printf("  stacked cubes, gap %.3g, tilted %d: intersect %d\n", g, tilted, hit);
+    }
+    printf("boolean intersect: %u hull pairs (%u overlapping), 1400 stacked, %u disagreements\n", total, hits, bad);
+    for (int k = 0; k < 6; ++k) free(mem[k]);
+    assert_true(hits > total / 5 && hits < total - total / 5);
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_all_files), cmocka_unit_test(test_big_hulls),
-                                       cmocka_unit_test(test_box_common_points)};
+                                       cmocka_unit_test(test_box_common_points),
+                                       cmocka_unit_test(test_boolean_intersect)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
