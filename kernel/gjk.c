@@ -314,8 +314,8 @@ MINK_ALWAYS_INLINE v4 bool_triangle(bool_simplex *s)
 
 /* The tetrahedron a = w[0], b, c, d, whose old face bcd faces a and the
  * origin: its three new faces' normals point outwards. 1 if no face has the
- * origin outside it (then the caller certifies), else 0 and the face that
- * has, as a triangle, with *dir. */
+ * origin outside it, else 0 and the face that has, as a triangle, with
+ * *dir. */
 MINK_ALWAYS_INLINE int bool_tetrahedron(bool_simplex *s, v4 *dir)
 {
     const v4 a = s->w[0], ab = v4_sub(s->w[1], a), ac = v4_sub(s->w[2], a), ad = v4_sub(s->w[3], a);
@@ -386,11 +386,12 @@ int mink_simd_gjk_boolean(simd_pair *pair, v4 v0, simd_gjk_result *out)
             t = bool_triangle(&b);
         } else if (bool_tetrahedron(&b, &t)) {
             /* four points around the origin by their signs: an overlap if
-             * GJK's own containment test certifies it */
+             * GJK's own containment test certifies it, else GJK decides */
             simd_simplex *s = &out->simplex;
+            v4 side_o, side_p;
             for (unsigned i = 0; i < 4; ++i) s->vert[i].w = b.w[i];
-            if (!origin_clearly_inside(s, pair->scale, &s->lambda)) return 0;
-            bool_result(&b, 1, weighted_point(s, s->lambda), it, out); /* about 0 */
+            if (!origin_clearly_inside_sides(s, pair->scale, &side_o, &side_p)) return 0;
+            bool_result(&b, 1, t, it, out); /* the axis: the last direction */
             return 1;
         }
     }

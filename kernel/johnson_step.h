@@ -187,7 +187,7 @@ static v4 subset_direction(const simd_simplex *s, unsigned x, v4 v, float *inv_h
  * Johnson step's, cancels terms of order |p|^4 |e|^2 on a flat
  * tetrahedron, and its weights put the common point of an overlapping
  * distance query up to 4e-5 outside a shape). */
-static int origin_clearly_inside(const simd_simplex *s, float scale, v4 *lambda)
+MINK_ALWAYS_INLINE int origin_clearly_inside_sides(const simd_simplex *s, float scale, v4 *side_o_out, v4 *side_p_out)
 {
     const v4 pts[4] = {s->vert[0].w, s->vert[1].w, s->vert[2].w, s->vert[3].w};
     v4 p[3], a[3], e1[3], e2[3], o[3];
@@ -209,7 +209,17 @@ static int origin_clearly_inside(const simd_simplex *s, float scale, v4 *lambda)
     const v4 need = v4_mul(v4_splat(m * m), v4_mul(l1, l2));
     const v4m ok = v4_and(v4_and(v4_cmpgt(v4_mul(side_o, side_p), v4_zero()), v4_cmpge(need, v4_splat(MINK_GJK_INSIDE_MIN))),
                           v4_and(v4_cmpge(v4_mul(side_o, side_o), need), v4_cmpge(v4_mul(side_p, side_p), need)));
-    if (!v4_all(ok)) return 0;
+    *side_o_out = side_o;
+    *side_p_out = side_p;
+    return v4_all(ok);
+}
+
+/* The same with the weights (a boolean answer needs none: their two
+ * divisions would end its chain). */
+static int origin_clearly_inside(const simd_simplex *s, float scale, v4 *lambda)
+{
+    v4 side_o, side_p;
+    if (!origin_clearly_inside_sides(s, scale, &side_o, &side_p)) return 0;
     const v4 heights = v4_div(side_o, side_p);
     *lambda = v4_div(heights, v4_hsum_splat(heights));
     return 1;
