@@ -104,6 +104,17 @@ static double lcg_unit(void)
 }
 static double lcg_range(double lo, double hi) { return lo + (hi - lo) * lcg_unit(); }
 
+/* The hull of n points (xyz), rounded by `radius`, in memory of its own. */
+static mink_shape hull_of(const float *xyz, uint32_t n, float radius, void **mem)
+{
+    const size_t bytes = mink_hull_bytes(n);
+    *mem = aligned_alloc(MINK_HULL_ALIGN, (bytes + MINK_HULL_ALIGN - 1) / MINK_HULL_ALIGN * MINK_HULL_ALIGN);
+    assert_non_null(*mem);
+    mink_shape s;
+    assert_int_equal(mink_hull_init(&s, *mem, bytes, xyz, n, radius), MINK_OK);
+    return s;
+}
+
 static mink_shape big_hull(int kind, float *xyz, void **mem)
 {
     const uint32_t n = 1024;
@@ -126,12 +137,7 @@ static mink_shape big_hull(int kind, float *xyz, void **mem)
         }
         for (int k = 0; k < 3; ++k) xyz[3 * i + (uint32_t)k] = (float)p[k];
     }
-    const size_t bytes = mink_hull_bytes(n);
-    *mem = aligned_alloc(MINK_HULL_ALIGN, (bytes + MINK_HULL_ALIGN - 1) / MINK_HULL_ALIGN * MINK_HULL_ALIGN);
-    assert_non_null(*mem);
-    mink_shape s;
-    assert_int_equal(mink_hull_init(&s, *mem, bytes, xyz, n, kind == 0 ? 0.0f : 0.05f), MINK_OK);
-    return s;
+    return hull_of(xyz, n, kind == 0 ? 0.0f : 0.05f, mem);
 }
 
 static mink_pose random_pose(double spread)
@@ -248,12 +254,7 @@ static mink_shape small_hull(uint32_t n, double hx, double hy, double hz, float 
         for (int k = 0; k < 3; ++k)
             xyz[3 * i + (uint32_t)k] = (float)(n == 8 ? ((i >> k) & 1u ? h[k] : -h[k]) : lcg_range(-h[k], h[k]));
     }
-    const size_t bytes = mink_hull_bytes(n);
-    *mem = aligned_alloc(MINK_HULL_ALIGN, (bytes + MINK_HULL_ALIGN - 1) / MINK_HULL_ALIGN * MINK_HULL_ALIGN);
-    assert_non_null(*mem);
-    mink_shape s;
-    assert_int_equal(mink_hull_init(&s, *mem, bytes, xyz, n, 0.0f), MINK_OK);
-    return s;
+    return hull_of(xyz, n, 0.0f, mem);
 }
 
 /* The intersect of sharp hulls without a cache runs the boolean search
