@@ -122,6 +122,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     unsigned iterations = 0;
 
     out->overlap = 0;
+    out->apart_proven = apart_at_start;
     out->status = MINK_OK;
 
     while (!apart_at_start) {
@@ -159,7 +160,10 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
 
         const simd_vertex w = support_pair_against(pair, dir);
         const float vdotw = v4_dot(dir, w.w) * dir_inv_h;
-        if (mode == SIMD_GJK_INTERSECT && vdotw > 0.0f && vdotw * vdotw > margin2 * vv) break;
+        if (mode == SIMD_GJK_INTERSECT && vdotw > 0.0f && vdotw * vdotw > margin2 * vv) {
+            out->apart_proven = 1;
+            break;
+        }
 
         /* gap (vv - vw)/|v| <= tol, squared to avoid the root */
         const float gap = vv - vdotw;
@@ -343,6 +347,7 @@ static void bool_result(const bool_simplex *b, int overlap, v4 v, unsigned itera
     }
     s->bits = (1u << b->n) - 1u;
     out->overlap = overlap;
+    out->apart_proven = !overlap; /* only proofs leave the search */
     out->v = v;
     out->iterations = iterations;
     out->status = MINK_OK;

@@ -11,6 +11,8 @@ typedef struct simd_gjk_result {
     int overlap;
     v4 v;                 /* closest point of D (or a separating axis) */
     simd_simplex simplex;
+    int apart_proven;     /* intersect: v's support plane clears the margin
+                             (else "apart" is GJK's stall, unproven) */
     unsigned iterations;
     mink_status status;
 } simd_gjk_result;

@@ -374,8 +374,10 @@ MINK_ALWAYS_INLINE int intersect_cold(const mink_shape *a, const mink_pose *pa, 
     /* sharp cores, cold: the boolean search, GJK if it cannot tell */
     if (q.nseed || q.ra + q.rb > 0.0f || !mink_simd_gjk_boolean(&q.pair, v4_xyz(start_axis(&q)), &g))
         run_gjk(&q, SIMD_GJK_INTERSECT, &g);
-    if (g.overlap && g.simplex.bits != 15u && intersect_in_doubt(&q, g.v)) {
-        /* within rounding of the margin: decided in double */
+    if (g.overlap ? g.simplex.bits != 15u && intersect_in_doubt(&q, g.v) : !g.apart_proven) {
+        /* within rounding of the margin, or "apart" from a stalled GJK
+         * with no separating plane (a sliver of a simplex whose float
+         * closest point is far off): decided in double */
         mink_double_closest d;
         double_closest(&q, &g.simplex, &d);
         g.overlap = !(d.distance > (double)q.ra + q.rb);

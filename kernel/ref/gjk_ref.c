@@ -139,6 +139,7 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
         const float v0w = v3_dot(v0, first.w), clear = margin + touch;
         if (mode == REF_GJK_INTERSECT && v0w > 0.0f && v0w * v0w > clear * clear * v3_len2(v0)) {
             out->overlap = 0;
+            out->apart_proven = 1;
             out->status = MINK_OK;
             out->iterations = 0;
             out->v = v0;
@@ -147,6 +148,7 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
     }
 
     out->overlap = 0;
+    out->apart_proven = 0;
     out->status = MINK_OK;
     out->iterations = 0;
     v3 v = out->v;
@@ -190,7 +192,10 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
         const float vw = v3_dot(v, w.w);
         /* v.w / |v| is a lower bound on the core distance: once it exceeds
          * the margin, v is a separating axis of the rounded shapes. */
-        if (mode == REF_GJK_INTERSECT && vw > 0.0f && vw * vw > margin * margin * vv) break;
+        if (mode == REF_GJK_INTERSECT && vw > 0.0f && vw * vw > margin * margin * vv) {
+            out->apart_proven = 1;
+            break;
+        }
 
         /* Converged: the bounds |v| and v.w/|v| are within gap_tol. */
         if (vv - vw <= gap_tol * sqrtf(vv)) break;

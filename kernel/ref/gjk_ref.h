@@ -17,6 +17,8 @@ typedef struct ref_gjk_result {
                               frame); in intersect mode when separated: a
                               separating axis                                */
     ref_simplex simplex;   /* terminal simplex and its weights              */
+    int apart_proven;      /* intersect: v's support plane clears the margin
+                              (else "apart" is GJK's stall, unproven)        */
     unsigned iterations;
     mink_status status;
 } ref_gjk_result;
