@@ -126,6 +126,11 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
     ref_simplex *s = &out->simplex;
     unsigned resolves = 0;
 
+    out->overlap = 0;
+    out->apart_proven = 0;
+    out->status = MINK_OK;
+    out->iterations = 0;
+
     if (nseed == 0 || !mink_scalar_johnson_seed(s, seed, nseed, touch, &out->v)) {
         if (!(v3_len2(v0) > 0.0f)) v0 = v3_make(1, 0, 0);
         mink_scalar_simplex_init(s);
@@ -138,19 +143,12 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
          * MPR's first test. Within the band the loop decides. */
         const float v0w = v3_dot(v0, first.w), clear = margin + touch;
         if (mode == REF_GJK_INTERSECT && v0w > 0.0f && v0w * v0w > clear * clear * v3_len2(v0)) {
-            out->overlap = 0;
             out->apart_proven = 1;
-            out->status = MINK_OK;
-            out->iterations = 0;
             out->v = v0;
             return;
         }
     }
 
-    out->overlap = 0;
-    out->apart_proven = 0;
-    out->status = MINK_OK;
-    out->iterations = 0;
     v3 v = out->v;
 
     for (;;) {
