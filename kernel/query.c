@@ -79,7 +79,8 @@ static int query_open(simd_query *q, const mink_shape *a, const mink_pose *pa,
  * The ids are gathered in registers and stored as whole rows (the cache
  * store reads them so): each used slot, highest first, is pushed in front,
  * which leaves them in slot order, zeros after. */
-static void remember(const simd_query *q, mink_cache *cache, cache_outcome outcome, v4 axis, const simd_simplex *s)
+static void remember_state(mink_cache *cache, const mink_shape *a, const mink_shape *b, const cache_state *prev,
+                           cache_outcome outcome, v4 axis, const simd_simplex *s)
 {
     if (!cache) return;
     cache_state st;
@@ -98,7 +99,12 @@ static void remember(const simd_query *q, mink_cache *cache, cache_outcome outco
     u32x4_store(st.ia, a0, a1, a2, a3);
     u32x4_store(st.ib, b0, b1, b2, b3);
     st.count = n;
-    mink_cache_store(cache, q->pair.a, q->pair.b, &st, &q->cached);
+    mink_cache_store(cache, a, b, &st, prev);
+}
+
+static void remember(const simd_query *q, mink_cache *cache, cache_outcome outcome, v4 axis, const simd_simplex *s)
+{
+    remember_state(cache, q->pair.a, q->pair.b, &q->cached, outcome, axis, s);
 }
 
 static mink_vec3 world_point(const simd_query *q, v4 p) { return v4_to_vec3(v4_add(rot_apply(q->rot_a, p), q->pos_a)); }
@@ -252,7 +258,7 @@ MINK_ALWAYS_INLINE int cached_axis_separates(const mink_shape *a, const mink_pos
 /* The largest of lanes 0-2 (the pad lane is no axis), and which lane. */
 static float top3(v4 v)
 {
-    return v4_x(v4_hmax_splat(v4_select(v4_cmpeq(v4_set(0, 0, 0, 1), v4_zero()), v, v4_splat(-INFINITY))));
+    return v4_x(v4_max(v4_max(v, v4_splat_y(v)), v4_splat_z(v)));
 }
 static uint32_t lane_of(v4 v, float value)
 {
@@ -261,57 +267,72 @@ static uint32_t lane_of(v4 v, float value)
     return t[0] == value ? 0u : t[1] == value ? 1u : 2u;
 }
 
-/* A's axis k, and B's axis k in A's frame (column k of the rotation). */
-static v4 unit_axis(uint32_t k) { return v4_set(k == 0, k == 1, k == 2, 0.0f); }
-static v4 b_axis(const simd_pair *pair, uint32_t k)
+/* The separating axis `which` of the box test (A frame), turned
+ * towards B: A's axis k, B's axis k (column k of the rotation), or the
+ * cross product of A's axis i and B's axis j. */
+static v4 separating_axis(const v4 row[3], v4 pos_b, uint32_t which)
 {
     _Alignas(16) float r[3][4];
-    for (int i = 0; i < 3; ++i) v4_store(r[i], pair->row[i]);
-    return v4_set(r[0][k], r[1][k], r[2][k], 0.0f);
-}
-
-/* The answer "apart" along u, turned towards B. */
-static int apart(const simd_pair *pair, v4 u, v4 *axis)
-{
-    *axis = v4_dot(u, pair->pos_b) < 0.0f ? v4_neg(u) : u;
-    return 0;
+    for (int i = 0; i < 3; ++i) v4_store(r[i], row[i]);
+    const uint32_t k = which < 6 ? which % 3 : (which - 6) % 3;
+    const v4 bk = v4_set(r[0][k], r[1][k], r[2][k], 0.0f);
+    const uint32_t i = (which - 6) / 3;
+    const v4 u = which < 3 ? v4_set(k == 0, k == 1, k == 2, 0.0f)
+                 : which < 6 ? bk
+                             : v4_cross(v4_set(i == 0, i == 1, i == 2, 0.0f), bk);
+    return v4_dot(u, pos_b) < 0.0f ? v4_neg(u) : u;
 }
 
 /* Boxes, capsules and spheres: their cores are boxes (a capsule's is
  * (0, h, 0), a sphere's a point), so the 15 axes of the box test (those of
  * every face of the cores' Minkowski difference) decide an intersect
  * outside their rounding: an axis that separates the cores by more than
- * the radii (A's faces tried first, then B's, then the edge pairs: most
- * separated pairs stop early), or the cores overlapping along every axis
- * with no near-parallel edge pair left out. 1 overlap, 0 apart (*axis: the
- * separating axis, A frame, towards B), -1 for GJK. The rounding bound:
- * 32 eps S on a face axis, 1 / SAT_NEAR_PARALLEL_SIN times that on an edge
- * axis (its value is divided by the cross product's length); it is above
- * GJK's touching band, so the two never disagree outside it. */
-static int primitive_intersect(const simd_pair *pair, v4 *axis)
+ * the radii, or the cores overlapping along every axis with no
+ * near-parallel edge pair left out. The axes are numbered 0-2 for A's
+ * faces, 3-5 for B's and 6 + 3 i + j for the edges a_i x b_j. The rounding
+ * bound: 32 eps S on a face axis, 1 / SAT_NEAR_PARALLEL_SIN times that on
+ * an edge axis (its value is divided by the cross product's length); it
+ * is above GJK's touching band, so the two never disagree outside it.
+ *
+ * The six face axes come first, in one test (most separated pairs stop
+ * there): the largest separation of the faces. */
+MINK_INLINE float primitive_faces(const box_axes *x, v4 *fa, v4 *fb)
 {
-    const mink_shape *a = pair->a, *b = pair->b;
-    const float face_err = 32.0f * FLT_EPSILON * pair->scale, edge_err = face_err / SAT_NEAR_PARALLEL_SIN;
-    const float margin = a->radius + b->radius;
-    box_axes x;
-    box_axes_init(&x, a->half, b->half, pair->row, pair->pos_b);
-    const v4 fa = box_sat_faces_a(&x);
-    const float ta = top3(fa);
-    if (ta - face_err > margin) return apart(pair, unit_axis(lane_of(fa, ta)), axis);
-    const v4 fb = box_sat_faces_b(&x);
-    const float tb = top3(fb);
-    if (tb - face_err > margin) return apart(pair, b_axis(pair, lane_of(fb, tb)), axis);
-    float high = ta > tb ? ta : tb;
+    *fa = box_sat_faces_a(x);
+    *fb = box_sat_faces_b(x);
+    return top3(v4_max(*fa, *fb));
+}
+
+/* The face axis with separation `high`. */
+static uint32_t primitive_face(v4 fa, v4 fb, float high)
+{
+    return top3(fa) == high ? lane_of(fa, high) : 3u + lane_of(fb, high);
+}
+
+/* Past the faces (none separates: high, the largest, is within
+ * face_err of the margin or below): the edge pairs. 1 overlap, 0 apart
+ * (*which: the separating edge axis), -1 for GJK. */
+static __attribute__((noinline)) int primitive_edges(const v4 row[3], v4 pos_b, v4 ha, v4 hb, float margin, float high,
+                                                     float face_err, uint32_t *which)
+{
+    box_axes axes;
+    box_axes_init(&axes, ha, hb, row, pos_b);
+    const box_axes *x = &axes;
+    const float edge_err = face_err / SAT_NEAR_PARALLEL_SIN;
+    float edges_high = -INFINITY;
     int skipped = 0;
     for (uint32_t i = 0; i < 3; ++i) {
-        const v4 e = box_sat_edges(&x, (int)i);
+        const v4 e = box_sat_edges(x, (int)i);
         const float te = top3(e);
-        if (te - edge_err > margin) return apart(pair, v4_cross(unit_axis(i), b_axis(pair, lane_of(e, te))), axis);
+        if (te - edge_err > margin) {
+            *which = 6u + 3u * i + lane_of(e, te);
+            return 0;
+        }
         skipped |= top3(v4_neg(e)) == INFINITY; /* a lane at -inf: near-parallel edges */
-        high = te + (edge_err - face_err) > high ? te + (edge_err - face_err) : high;
+        edges_high = te > edges_high ? te : edges_high;
     }
     /* every axis within its bound of overlapping, none left out */
-    return !skipped && high + face_err < 0.0f ? 1 : -1;
+    return !skipped && high + face_err < 0.0f && edges_high + edge_err < 0.0f ? 1 : -1;
 }
 
 /* The answer of a cached axis that still separates (n: the axis, world). */
@@ -328,12 +349,11 @@ MINK_ALWAYS_INLINE int held_answer(mink_result *info, v4 n)
 }
 
 /* The intersect query past the inline held test: the inputs, the held test
- * of long scans, the cache checked in full, then the box test (primitives:
- * boxes with boxes, capsules and spheres, primitive_intersect) or GJK. Out
- * of line (below): its frame (the pair, the simplex) is large, and the
- * held path should not pay to set it up. */
-MINK_ALWAYS_INLINE int intersect_cold(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
-                                      const mink_pose *pb, mink_cache *cache, mink_result *info, int primitives)
+ * of long scans, the cache checked in full, then GJK (the boolean search
+ * first for sharp cores). Out of line: its frame (the pair, the simplex)
+ * is large, and the held path should not pay to set it up. */
+static __attribute__((noinline)) int intersect_cold_gjk(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                                        const mink_pose *pb, mink_cache *cache, mink_result *info)
 {
     v4 norm2;
     if (info) mink_result_error(info, MINK_OK);
@@ -346,30 +366,9 @@ MINK_ALWAYS_INLINE int intersect_cold(const mink_shape *a, const mink_pose *pa, 
         cached_axis_separates(a, pa, b, pb, norm2, mink_cache_axis(cache), &held, 1))
         return held_answer(info, held);
     simd_query q;
-    const float na2 = v4_x(norm2), nb2 = v4_z(norm2);
     q.have_cache = mink_cache_axis_state(cache, mink_cache_outcome(cache, a, b), &q.cached);
-    /* a box with a box, capsule or sphere (rounded cores of two spheres or
-     * capsules never overlap in volume: the test could only say "apart") */
-    const int primitive = primitives && (a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) &&
-                          a->type != MINK_SHAPE_HULL && b->type != MINK_SHAPE_HULL;
-    if (primitive) {
-        query_place(&q, a, pa, na2, b, pb, nb2);
-        /* an overlap's axis (the next query's start): towards B */
-        v4 axis = v4_len2(q.pair.pos_b) > 0.0f ? q.pair.pos_b : v4_set(1, 0, 0, 0);
-        const int hit = primitive_intersect(&q.pair, &axis);
-        if (hit >= 0) {
-            remember(&q, cache, hit ? CACHE_OVERLAP : CACHE_SEPARATED, axis, NULL);
-            if (info) {
-                info->distance = hit ? 0.0f : 1.0f;
-                v4 n;
-                if (!hit && length_and_unit(axis, &n) > 0.0f) info->normal = v4_to_vec3(rot_apply(q.rot_a, n));
-            }
-            return hit;
-        }
-    }
     if (q.have_cache) q.have_cache = mink_cache_load_simplex(cache, a, b, &q.cached);
-    if (!primitive) query_place(&q, a, pa, na2, b, pb, nb2); /* else placed above */
-    query_seed(&q);
+    query_begin(&q, a, pa, v4_x(norm2), b, pb, v4_z(norm2));
     simd_gjk_result g;
     /* sharp cores, cold: the boolean search, GJK if it cannot tell */
     if (q.nseed || q.ra + q.rb > 0.0f || !mink_simd_gjk_boolean(&q.pair, v4_xyz(start_axis(&q)), &g))
@@ -394,18 +393,73 @@ MINK_ALWAYS_INLINE int intersect_cold(const mink_shape *a, const mink_pose *pa, 
     return g.overlap;
 }
 
-/* intersect_cold with and without the box test: six pointers, all in
- * registers, so the held path reaches them by a jump. */
+/* A box with a box, capsule or sphere (rounded cores of two spheres or
+ * capsules never overlap in volume: the box test could only say "apart"). */
+static int primitive_pair(const mink_shape *a, const mink_shape *b)
+{
+    return (a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) && a->type != MINK_SHAPE_HULL &&
+           b->type != MINK_SHAPE_HULL;
+}
+
+/* The answer of the box test to the cache and info: the separating axis
+ * (or, for an overlap, the line to B: the next query's start). */
+static void primitive_answer(const mink_shape *a, const mink_pose *pa, float qa_norm2, const mink_shape *b,
+                             const v4 row[3], v4 pos_b, int hit, uint32_t which, mink_cache *cache, mink_result *info)
+{
+    const v4 axis = !hit ? separating_axis(row, pos_b, which) : v4_len2(pos_b) > 0.0f ? pos_b : v4_set(1, 0, 0, 0);
+    if (cache) {
+        cache_state prev;
+        mink_cache_axis_state(cache, mink_cache_outcome(cache, a, b), &prev);
+        remember_state(cache, a, b, &prev, hit ? CACHE_OVERLAP : CACHE_SEPARATED, axis, NULL);
+    }
+    if (info) {
+        mink_result_error(info, MINK_OK);
+        info->distance = hit ? 0.0f : 1.0f;
+        v4 n;
+        if (!hit && length_and_unit(axis, &n) > 0.0f) {
+            v4 rot_a[3];
+            v4_quat_rows(v4_load(&pa->q.x), 2.0f / qa_norm2, rot_a);
+            info->normal = v4_to_vec3(rot_apply(rot_a, n));
+        }
+    }
+}
+
+/* The intersect of a primitive pair (primitive_pair) by the box test
+ * alone, in a frame of its own: B's rotation and origin in registers, no
+ * pair set-up, no query state; the edge pairs out of line, so that the
+ * faces' values need no saving across the call. GJK (intersect_cold_gjk)
+ * when the test cannot tell or the inputs are bad (it reports them). */
 static __attribute__((noinline)) int intersect_cold_primitives(const mink_shape *a, const mink_pose *pa,
                                                                const mink_shape *b, const mink_pose *pb,
                                                                mink_cache *cache, mink_result *info)
 {
-    return intersect_cold(a, pa, b, pb, cache, info, 1);
-}
-static __attribute__((noinline)) int intersect_cold_gjk(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
-                                                        const mink_pose *pb, mink_cache *cache, mink_result *info)
-{
-    return intersect_cold(a, pa, b, pb, cache, info, 0);
+    v4 norm2;
+    if (mink_check_inputs_v(a, pa, b, pb, &norm2) != 0) return intersect_cold_gjk(a, pa, b, pb, cache, info);
+    const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
+    const float na2 = v4_x(norm2), nb2 = v4_z(norm2);
+    v4 row[3];
+    v4_quat_rows(v4_quat_conj_mul(qa, qb), 2.0f / (na2 * nb2), row);
+    /* B's origin in A's frame straight from A's quaternion (no rows):
+     * R_a^T d = d + s (u x (u x d) - w (u x d)), s = 2 / |qa|^2 */
+    const v4 d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x)));
+    const v4 u = v4_xyz(qa), ud = v4_cross(u, d), w = v4_shuffle(qa, qa, 3, 3, 3, 3);
+    const v4 pos_b = v4_add(d, v4_mul(v4_splat(2.0f / na2), v4_sub(v4_cross(u, ud), v4_mul(w, ud))));
+    box_axes x;
+    box_axes_init(&x, mink_simd_core_half(a), mink_simd_core_half(b), row, pos_b);
+    /* S from the offset in world (off the faces' dependency chain) */
+    const float face_err = 32.0f * FLT_EPSILON * mink_simd_pair_scale(a, b, d);
+    const float margin = a->radius + b->radius;
+    v4 fa, fb;
+    const float high = primitive_faces(&x, &fa, &fb);
+    if (high - face_err > margin) {
+        if (cache || info) primitive_answer(a, pa, na2, b, row, pos_b, 0, primitive_face(fa, fb, high), cache, info);
+        return 0;
+    }
+    uint32_t which = 0;
+    const int hit = primitive_edges(row, pos_b, x.ha, x.hb, margin, high, face_err, &which);
+    if (hit < 0) return intersect_cold_gjk(a, pa, b, pb, cache, info);
+    if (cache || info) primitive_answer(a, pa, na2, b, row, pos_b, hit, which, cache, info);
+    return hit;
 }
 
 /* The intersect query: with a cache that holds a separating axis, the
@@ -424,7 +478,8 @@ MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const
         !support_scan_long(a) && !support_scan_long(b) &&
         cached_axis_separates(a, pa, b, pb, norm2, mink_cache_axis(cache), &n, 0))
         return held_answer(info, n);
-    return primitives ? intersect_cold_primitives(a, pa, b, pb, cache, info) : intersect_cold_gjk(a, pa, b, pb, cache, info);
+    return primitives && a && b && primitive_pair(a, b) ? intersect_cold_primitives(a, pa, b, pb, cache, info)
+                                                         : intersect_cold_gjk(a, pa, b, pb, cache, info);
 }
 
 int mink_intersect_ex(const mink_shape *a, const mink_pose *pa,

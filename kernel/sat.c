@@ -124,7 +124,7 @@ done:;
 void mink_simd_box_sat(const float ha[3], const float hb[3], const v4 row[3], v4 d, float out[16])
 {
     box_axes x;
-    box_axes_init(&x, ha, hb, row, d);
+    box_axes_init(&x, v4_load3(ha), v4_load3(hb), row, d);
     v4_store(out, box_sat_faces_a(&x));
     v4_store(out + 3, box_sat_faces_b(&x));
     for (int i = 0; i < 3; ++i) v4_store(out + 6 + 3 * i, box_sat_edges(&x, i));

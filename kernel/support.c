@@ -7,38 +7,6 @@
 
 #include <math.h>
 
-/* Rows of the rotation matrix of a quaternion q (lanes x, y, z, w) with
- * s = 2 / |q|^2: the rotation of q / |q|, without normalizing q (no square
- * root). Each entry is the textbook expression, three at a time in lanes:
- *   diagonal    1 - s (yy + zz),  1 - s (xx + zz),  1 - s (xx + yy)
- *   plus        s (xy + wz),      s (xz + wy),      s (yz + wx)
- *   minus       s (xy - wz),      s (xz - wy),      s (yz - wx) */
-static void quat_rows(v4 q, float s, v4 rows[3])
-{
-    const v4 vs = v4_splat(s);
-    const v4 yxx = v4_shuffle(q, q, 1, 0, 0, 3), zzy = v4_shuffle(q, q, 2, 2, 1, 3);
-    const v4 diag = v4_sub(v4_splat(1.0f), v4_mul(vs, v4_add(v4_mul(yxx, yxx), v4_mul(zzy, zzy))));
-    const v4 prod = v4_mul(v4_shuffle(q, q, 0, 0, 1, 3), v4_shuffle(q, q, 1, 2, 2, 3)); /* xy xz yz */
-    const v4 wterm = v4_mul(v4_shuffle(q, q, 3, 3, 3, 3), v4_shuffle(q, q, 2, 1, 0, 3)); /* wz wy wx */
-    const v4 plus = v4_mul(vs, v4_add(prod, wterm)), minus = v4_mul(vs, v4_sub(prod, wterm));
-    /* each row from two shuffles; the pad lanes zeroed */
-    rows[0] = v4_xyz(v4_shuffle(v4_shuffle(diag, minus, 0, 0, 0, 0), plus, 0, 2, 1, 1));
-    rows[1] = v4_xyz(v4_shuffle(v4_shuffle(plus, diag, 0, 0, 1, 1), minus, 0, 2, 2, 2));
-    rows[2] = v4_xyz(v4_shuffle(v4_shuffle(minus, plus, 1, 1, 2, 2), diag, 0, 2, 2, 2));
-}
-
-/* conj(a) b, lanes x, y, z, w: a.w b + a.x (-b.w, b.z, -b.y, b.x)
- * + a.y (-b.z, -b.w, b.x, b.y) + a.z (b.y, -b.x, -b.w, b.z), summed in that
- * order (signs flipped on b: exact). */
-static v4 quat_conj_mul(v4 a, v4 b)
-{
-    const v4 t0 = v4_mul(v4_shuffle(a, a, 3, 3, 3, 3), b);
-    const v4 t1 = v4_mul(v4_splat_x(a), v4_mul(v4_shuffle(b, b, 3, 2, 1, 0), v4_set(-1, 1, -1, 1)));
-    const v4 t2 = v4_mul(v4_splat_y(a), v4_mul(v4_shuffle(b, b, 2, 3, 0, 1), v4_set(-1, -1, 1, 1)));
-    const v4 t3 = v4_mul(v4_splat_z(a), v4_mul(v4_shuffle(b, b, 1, 0, 3, 2), v4_set(1, -1, -1, 1)));
-    return v4_add(v4_add(v4_add(t0, t1), t2), t3);
-}
-
 /* B's hull points as R p in the pair's own arrays, over the lane-widths the
  * scan reads (the padding, copies of vertex 0, stays copies of it). */
 static void move_hull_b(simd_pair *pair, const mink_shape *b)
@@ -66,21 +34,13 @@ static void move_hull_b(simd_pair *pair, const mink_shape *b)
 void mink_simd_pair_init(simd_pair *pair, const mink_shape *a, const mink_pose *pa, float qa_norm2,
                          const mink_shape *b, const mink_pose *pb, float qb_norm2, v4 *rot_a_rows)
 {
-    const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
-    quat_rows(qa, 2.0f / qa_norm2, rot_a_rows);
+    mink_simd_pair_frame(pa, qa_norm2, pb, qb_norm2, rot_a_rows, pair->row, &pair->pos_b);
     pair->a = a;
     pair->b = b;
-    /* |conj(qa) qb|^2 = |qa|^2 |qb|^2 */
-    quat_rows(quat_conj_mul(qa, qb), 2.0f / (qa_norm2 * qb_norm2), pair->row);
-    /* R^T's rows are R's columns (the same values quat_rows gives for the
+    /* R^T's rows are R's columns (the same values v4_quat_rows gives for the
      * inverse rotation: only signs of exact products differ) */
     v4_transpose3(pair->row, pair->col);
-    /* R_a^T d = d.x row0 + d.y row1 + d.z row2 (rows of R_a) */
-    const v4 d = v4_sub(v4_from_vec3(pb->p), v4_from_vec3(pa->p));
-    pair->pos_b = v4_madd(v4_splat_z(d), rot_a_rows[2],
-                          v4_madd(v4_splat_y(d), rot_a_rows[1], v4_mul(v4_splat_x(d), rot_a_rows[0])));
-    pair->scale = a->extent + b->extent + sqrtf(v4_len2(pair->pos_b));
-    if (!(pair->scale > 1e-30f)) pair->scale = 1e-30f;
+    pair->scale = mink_simd_pair_scale(a, b, pair->pos_b);
     pair->support_calls = 0;
     pair->b_moved.type = MINK_SHAPE_INVALID;
     if (b->type == MINK_SHAPE_HULL && b->count <= SIMD_MOVED_POINTS) move_hull_b(pair, b);

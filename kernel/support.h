@@ -8,6 +8,8 @@
 #include "mink/mink.h"
 #include "simd.h"
 
+#include <math.h>
+
 /* Hulls of B whose scan keeps its dot products in registers (up to four
  * lane-widths) are rotated into A's frame once per query: each support then
  * scans along d itself, with no rotation of d before the scan nor of the
@@ -89,6 +91,10 @@ MINK_INLINE v4 mink_simd_core_point(const mink_shape *s, uint32_t index)
     }
 }
 
+/* A box's or capsule's half extents (a sphere's are 0), pad 0: one load
+ * (the extent follows them in mink_shape). */
+MINK_INLINE v4 mink_simd_core_half(const mink_shape *s) { return v4_xyz(v4_load(s->half)); }
+
 /* R * v from rows. */
 MINK_INLINE v4 rot_apply(const v4 *rows3, v4 v)
 {
@@ -110,6 +116,61 @@ MINK_INLINE mink_vec3 v4_to_vec3(v4 a)
     v4_store(t, a);
     mink_vec3 r = {t[0], t[1], t[2]};
     return r;
+}
+
+/* Rows of the rotation matrix of a quaternion q (lanes x, y, z, w) with
+ * s = 2 / |q|^2: the rotation of q / |q|, without normalizing q (no square
+ * root). Each entry is the textbook expression, three at a time in lanes:
+ *   diagonal    1 - s (yy + zz),  1 - s (xx + zz),  1 - s (xx + yy)
+ *   plus        s (xy + wz),      s (xz + wy),      s (yz + wx)
+ *   minus       s (xy - wz),      s (xz - wy),      s (yz - wx) */
+MINK_INLINE void v4_quat_rows(v4 q, float s, v4 rows[3])
+{
+    const v4 vs = v4_splat(s);
+    const v4 yxx = v4_shuffle(q, q, 1, 0, 0, 3), zzy = v4_shuffle(q, q, 2, 2, 1, 3);
+    const v4 diag = v4_sub(v4_splat(1.0f), v4_mul(vs, v4_add(v4_mul(yxx, yxx), v4_mul(zzy, zzy))));
+    const v4 prod = v4_mul(v4_shuffle(q, q, 0, 0, 1, 3), v4_shuffle(q, q, 1, 2, 2, 3)); /* xy xz yz */
+    const v4 wterm = v4_mul(v4_shuffle(q, q, 3, 3, 3, 3), v4_shuffle(q, q, 2, 1, 0, 3)); /* wz wy wx */
+    const v4 plus = v4_mul(vs, v4_add(prod, wterm)), minus = v4_mul(vs, v4_sub(prod, wterm));
+    /* each row from two shuffles; the pad lanes zeroed */
+    rows[0] = v4_xyz(v4_shuffle(v4_shuffle(diag, minus, 0, 0, 0, 0), plus, 0, 2, 1, 1));
+    rows[1] = v4_xyz(v4_shuffle(v4_shuffle(plus, diag, 0, 0, 1, 1), minus, 0, 2, 2, 2));
+    rows[2] = v4_xyz(v4_shuffle(v4_shuffle(minus, plus, 1, 1, 2, 2), diag, 0, 2, 2, 2));
+}
+
+/* conj(a) b, lanes x, y, z, w: a.w b + a.x (-b.w, b.z, -b.y, b.x)
+ * + a.y (-b.z, -b.w, b.x, b.y) + a.z (b.y, -b.x, -b.w, b.z), summed in that
+ * order (signs flipped on b: exact). */
+MINK_INLINE v4 v4_quat_conj_mul(v4 a, v4 b)
+{
+    const v4 t0 = v4_mul(v4_shuffle(a, a, 3, 3, 3, 3), b);
+    const v4 t1 = v4_mul(v4_splat_x(a), v4_mul(v4_shuffle(b, b, 3, 2, 1, 0), v4_set(-1, 1, -1, 1)));
+    const v4 t2 = v4_mul(v4_splat_y(a), v4_mul(v4_shuffle(b, b, 2, 3, 0, 1), v4_set(-1, -1, 1, 1)));
+    const v4 t3 = v4_mul(v4_splat_z(a), v4_mul(v4_shuffle(b, b, 1, 0, 3, 2), v4_set(1, -1, -1, 1)));
+    return v4_add(v4_add(v4_add(t0, t1), t2), t3);
+}
+
+/* The pair's frame from its poses (checked, |q|^2 of each): A's rotation
+ * (rows: A local -> world), B's rotation into A's frame (rows: B local ->
+ * A local) and B's origin in A's frame (pad 0). */
+MINK_INLINE void mink_simd_pair_frame(const mink_pose *pa, float qa_norm2, const mink_pose *pb, float qb_norm2,
+                                      v4 rot_a[3], v4 row[3], v4 *pos_b)
+{
+    const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
+    v4_quat_rows(qa, 2.0f / qa_norm2, rot_a);
+    /* |conj(qa) qb|^2 = |qa|^2 |qb|^2 */
+    v4_quat_rows(v4_quat_conj_mul(qa, qb), 2.0f / (qa_norm2 * qb_norm2), row);
+    /* R_a^T d = d.x row0 + d.y row1 + d.z row2 (rows of R_a) */
+    const v4 d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x))); /* the 4th lanes read q.x */
+    *pos_b = v4_madd(v4_splat_z(d), rot_a[2], v4_madd(v4_splat_y(d), rot_a[1], v4_mul(v4_splat_x(d), rot_a[0])));
+}
+
+/* S of tolerance.h for the pair: the cores' extents and the distance
+ * between their origins (offset: B's origin from A's, in any frame). */
+MINK_INLINE float mink_simd_pair_scale(const mink_shape *a, const mink_shape *b, v4 offset)
+{
+    const float scale = a->extent + b->extent + sqrtf(v4_len2(offset));
+    return scale > 1e-30f ? scale : 1e-30f;
 }
 
 #endif
