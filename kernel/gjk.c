@@ -20,13 +20,24 @@ static v4 refined_v(const simd_simplex *s, v4 v, float vv, float scale)
     /* the points in slot order: the lowest, the next, the one after */
     const unsigned b0 = s->bits, b1 = b0 & (b0 - 1), b2 = b1 & (b1 - 1);
     if (b0 == 15u || !b1) return v; /* a tetrahedron or a point */
-    const v4 p0 = s->vert[__builtin_ctz(b0)].w, p1 = s->vert[__builtin_ctz(b1)].w;
+    v4 p0 = s->vert[__builtin_ctz(b0)].w, p1 = s->vert[__builtin_ctz(b1)].w, p2 = b2 ? s->vert[__builtin_ctz(b2)].w : p1;
+    /* the point nearest the origin as p0: the normal's rounding tilts r by
+     * that point's distance times the tilt (a point 40 away, from a long
+     * box, put 3.5e-5 into a distance of 0.064) */
+    if (v4_len2(p1) < v4_len2(p0)) {
+        const v4 t = p0;
+        p0 = p1, p1 = t;
+    }
+    if (b2 && v4_len2(p2) < v4_len2(p0)) {
+        const v4 t = p0;
+        p0 = p2, p2 = t;
+    }
     v4 m;
     if (!b2) {
         const v4 e = v4_sub(p1, p0);
         m = v4_cross(v4_cross(e, p0), e);
     } else {
-        m = v4_cross(v4_sub(p1, p0), v4_sub(s->vert[__builtin_ctz(b2)].w, p0));
+        m = v4_cross(v4_sub(p1, p0), v4_sub(p2, p0));
     }
     float len2 = v4_len2(m);
     if (!(len2 >= 0x1p-100f)) {
