@@ -96,7 +96,8 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     /* a local: the loop's stores through s might alias pair->scale */
     const float flat_tol = MINK_TOUCH_REL * pair->scale;
     const float touch2 = flat_tol * flat_tol;
-    const float gap2 = (MINK_GJK_GAP_REL * pair->scale) * (MINK_GJK_GAP_REL * pair->scale);
+    const float ea = pair->a->extent + pair->a->radius, eb = pair->b->extent + pair->b->radius;
+    const float gap_tol = mink_gjk_gap_tol(ea < eb ? ea : eb, pair->scale), gap2 = gap_tol * gap_tol;
     const float margin2 = margin * margin;
     /* vv <= touch2, or (intersect) vv <= margin2: one bound, the larger */
     const float overlap2 = mode == SIMD_GJK_INTERSECT && margin2 > touch2 ? margin2 : touch2;

@@ -126,18 +126,22 @@ static float length_and_unit(v4 v, v4 *unit)
 }
 
 /* The result from core witnesses (A frame), the unit normal and the signed
- * distance. The witnesses are re-centred on their midpoint so that
- * point_b - point_a = distance * normal holds exactly: each moves by half
- * of the rounding between the weighted sums and the distance (large only on
- * huge, thin faces), then out by its radius. */
+ * distance. Both points come from the smaller shape's witness, the other
+ * one distance * normal from it, so that point_b - point_a = distance *
+ * normal holds: a weighted sum of a shape's points is off by the weights'
+ * rounding times the points' spread, small on the smaller shape, up to
+ * 0.04 on a 560 m box's edge (a 1 cm box touching it came out 2 cm off its
+ * own centre when both were re-centred on their midpoint). Then out by the
+ * radii. */
 static void finish(const simd_query *q, v4 pa_core, v4 pb_core, v4 n, float distance, mink_result *out)
 {
-    const v4 mid = v4_scale(v4_add(pa_core, pb_core), 0.5f);
-    const v4 half_a = v4_scale(n, 0.5f * (distance + q->ra + q->rb) - q->ra);
+    const v4 core = v4_scale(n, distance + q->ra + q->rb); /* core_b - core_a */
+    const int from_b = q->pair.b->extent + q->rb < q->pair.a->extent + q->ra;
+    const v4 core_a = from_b ? v4_sub(pb_core, core) : pa_core, core_b = from_b ? pb_core : v4_add(pa_core, core);
     out->distance = distance;
     out->normal = v4_to_vec3(rot_apply(q->rot_a, n));
-    out->point_a = world_point(q, v4_sub(mid, half_a));
-    out->point_b = world_point(q, v4_add(mid, v4_scale(n, 0.5f * (distance + q->ra + q->rb) - q->rb)));
+    out->point_a = world_point(q, v4_add(core_a, v4_scale(n, q->ra)));
+    out->point_b = world_point(q, v4_sub(core_b, v4_scale(n, q->rb)));
 }
 
 static v4 fallback_normal(const simd_query *q)

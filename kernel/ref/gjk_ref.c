@@ -130,7 +130,8 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
              const ref_vertex *seed, unsigned nseed, ref_gjk_result *out)
 {
     const float touch = MINK_TOUCH_REL * pair->scale;
-    const float gap_tol = MINK_GJK_GAP_REL * pair->scale;
+    const float ea = pair->a->extent + pair->a->radius, eb = pair->b->extent + pair->b->radius;
+    const float gap_tol = mink_gjk_gap_tol(ea < eb ? ea : eb, pair->scale);
     ref_simplex *s = &out->simplex;
     unsigned resolves = 0;
 

@@ -90,16 +90,18 @@ static float length_and_unit(v3 v, v3 *unit)
 
 static void finish(const ref_query *q, v3 pa_core, v3 pb_core, v3 n, float distance, mink_result *out)
 {
-    /* Re-centred on the witnesses' midpoint so that point_b - point_a =
-     * distance * normal holds exactly: each core witness moves by half of
-     * the rounding between the weighted sums and the distance (large only
-     * on huge, thin faces), then out by its radius. */
-    const v3 mid = v3_scale(v3_add(pa_core, pb_core), 0.5f);
-    const float core = distance + q->ra + q->rb; /* signed distance of the cores */
+    /* Both points from the smaller shape's witness, the other one
+     * distance * normal from it (point_b - point_a = distance * normal): a
+     * weighted sum of a shape's points is off by the weights' rounding
+     * times the points' spread, the less on the smaller shape. Then out by
+     * the radii. */
+    const v3 core = v3_scale(n, distance + q->ra + q->rb); /* core_b - core_a */
+    const int from_b = q->pair.b->extent + q->rb < q->pair.a->extent + q->ra;
+    const v3 core_a = from_b ? v3_sub(pb_core, core) : pa_core, core_b = from_b ? pb_core : v3_add(pa_core, core);
     out->distance = distance;
     out->normal = m33_mul(&q->rot_a, n);
-    out->point_a = world_point(q, v3_sub(mid, v3_scale(n, 0.5f * core - q->ra)));
-    out->point_b = world_point(q, v3_add(mid, v3_scale(n, 0.5f * core - q->rb)));
+    out->point_a = world_point(q, v3_add(core_a, v3_scale(n, q->ra)));
+    out->point_b = world_point(q, v3_sub(core_b, v3_scale(n, q->rb)));
 }
 
 /* Whether the float answer is too close to contact for float: an overlap
