@@ -15,7 +15,7 @@ static int clears(float along, float vv, float clear) { return along > 0.0f && a
 /* The closest point recomputed from its feature's normal (Catto, GDC 2010):
  * cross products of edges instead of the weighted sum, whose rounding tilts
  * the normal at small distances. */
-static v4 refined_v(const simd_simplex *s, v4 v, float vv, float scale)
+static v4 refined_v(const simd_simplex *s, v4 v, float vv, float scale, float floor)
 {
     /* the points in slot order: the lowest, the next, the one after */
     const unsigned b0 = s->bits, b1 = b0 & (b0 - 1), b2 = b1 & (b1 - 1);
@@ -59,7 +59,10 @@ static v4 refined_v(const simd_simplex *s, v4 v, float vv, float scale)
      * (a needle's triangle, 2 x 1e-5) or a feature whose edges are
      * rounding (tiny shapes far apart) the cross product is itself noise */
     const float d2 = v4_len2(v4_sub(r, v)), near = MINK_GJK_REFINE_REL * scale;
-    return d2 <= 0.01f * vv && d2 <= near * near ? r : v;
+    /* nor below `floor`, what GJK's bounds leave of the distance: a sliver's
+     * normal, tilted by rounding, put r there (a triangle 2.3 long and 0.014
+     * wide, 1.5 from the origin, took 6e-6 off a distance of 0.0113) */
+    return d2 <= 0.01f * vv && d2 <= near * near && !(floor > 0.0f && v4_len2(r) < floor * floor) ? r : v;
 }
 
 /* The simplex's points in `bits` solved again in double precision: sets the
@@ -103,6 +106,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     const float overlap2 = mode == SIMD_GJK_INTERSECT && margin2 > touch2 ? margin2 : touch2;
     simd_simplex *s = &out->simplex;
     unsigned resolves = 0;
+    int converged = 0; /* the bounds met within gap_tol */
 
     v4 v;
     int apart_at_start = 0; /* (intersect) v0 separates: no loop */
@@ -179,7 +183,10 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
 
         /* gap (vv - vw)/|v| <= tol, squared to avoid the root */
         const float gap = vv - vdotw;
-        if (gap <= 0.0f || gap * gap <= gap2 * vv) break;
+        if (gap <= 0.0f || gap * gap <= gap2 * vv) {
+            converged = 1;
+            break;
+        }
         /* Adding a point writes only its free slot and subsets holding it, so
          * the old simplex comes back from its mask and weights alone. */
         const unsigned old_bits = s->bits;
@@ -256,7 +263,10 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         dir_inv_h = next_inv_h;
     }
     out->iterations = iterations;
-    out->v = out->overlap ? v : refined_v(s, v, vv, pair->scale); /* vv = |v|^2 */
+    /* converged, the distance is within gap_tol of |v| (less the rounding
+     * of the support points): the refined point may not fall below that */
+    const float floor = converged ? sqrtf(vv) - gap_tol - MINK_TOUCH_REL * pair->scale : 0.0f;
+    out->v = out->overlap ? v : refined_v(s, v, vv, pair->scale, floor); /* vv = |v|^2 */
 }
 
 /* ---- The boolean search: intersect of sharp cores, cold ---------------- */

@@ -31,7 +31,7 @@ static int refinement_agrees(v3 r, v3 v, float scale)
     return v3_dot(d, d) <= 0.01f * v3_dot(v, v) && v3_dot(d, d) <= near * near;
 }
 
-static v3 refined_v(const ref_simplex *s, v3 v, float scale)
+static v3 refined_v(const ref_simplex *s, v3 v, float scale, float floor)
 {
     v3 p[4];
     unsigned n = 0;
@@ -69,6 +69,9 @@ static v3 refined_v(const ref_simplex *s, v3 v, float scale)
     if (!(len > 0.0f)) return v;
     const v3 unit = v3_scale(m, 1.0f / len);
     const v3 r = v3_scale(unit, v3_dot(unit, p[0]));
+    /* nor below `floor`, what GJK's bounds leave of the distance: a sliver's
+     * normal, tilted by rounding, put r there */
+    if (floor > 0.0f && v3_len2(r) < floor * floor) return v;
     return refinement_agrees(r, v, scale) ? r : v;
 }
 
@@ -134,6 +137,7 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
     const float gap_tol = mink_gjk_gap_tol(ea < eb ? ea : eb, pair->scale);
     ref_simplex *s = &out->simplex;
     unsigned resolves = 0;
+    int converged = 0; /* the bounds met within gap_tol */
 
     out->overlap = 0;
     out->apart_proven = 0;
@@ -205,7 +209,10 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
         }
 
         /* Converged: the bounds |v| and v.w/|v| are within gap_tol. */
-        if (vv - vw <= gap_tol * sqrtf(vv)) break;
+        if (vv - vw <= gap_tol * sqrtf(vv)) {
+            converged = 1;
+            break;
+        }
         if (mink_scalar_simplex_contains(s, &w)) {
             /* A repeated support point while the bounds still disagree: v is
              * off the simplex's closest point by rounding. Solve again in
@@ -247,5 +254,8 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
         }
         v = next;
     }
-    out->v = out->overlap ? v : refined_v(s, v, pair->scale);
+    /* converged, the distance is within gap_tol of |v| (less the rounding
+     * of the support points): the refined point may not fall below that */
+    const float floor = converged ? v3_len(v) - gap_tol - MINK_TOUCH_REL * pair->scale : 0.0f;
+    out->v = out->overlap ? v : refined_v(s, v, pair->scale, floor);
 }
