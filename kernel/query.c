@@ -443,11 +443,10 @@ static __attribute__((noinline)) int intersect_cold_primitives(const mink_shape 
     const float na2 = v4_x(norm2), nb2 = v4_z(norm2);
     v4 row[3];
     v4_quat_rows(v4_quat_conj_mul(qa, qb), 2.0f / (na2 * nb2), row);
-    /* B's origin in A's frame straight from A's quaternion (no rows):
-     * R_a^T d = d + s (u x (u x d) - w (u x d)), s = 2 / |qa|^2 */
+    /* B's origin in A's frame straight from A's quaternion (no rows) */
     const v4 d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x)));
-    const v4 u = v4_xyz(qa), ud = v4_cross(u, d), w = v4_shuffle(qa, qa, 3, 3, 3, 3);
-    const v4 pos_b = v4_add(d, v4_mul(v4_splat(2.0f / na2), v4_sub(v4_cross(u, ud), v4_mul(w, ud))));
+    const v4 w = v4_shuffle(qa, qa, 3, 3, 3, 3);
+    const v4 pos_b = v4_neg(quat_rotate_inverse_neg(v4_xyz(qa), w, v4_splat(2.0f / na2), d));
     box_axes x;
     box_axes_init(&x, mink_simd_core_half(a), mink_simd_core_half(b), row, pos_b);
     /* S from the offset in world (off the faces' dependency chain) */
