@@ -808,26 +808,29 @@ static void add_edge(sat_candidates *k, const feature *g)
     }
 }
 
-/* The support separation of two boxes along a_i x b_j, in double; -inf for
- * edges parallel to float precision (the face axes decide there). */
-static float box_edge_axis_exact(const mctx *c, uint32_t i, uint32_t j)
+/* The support separation of two boxes along a_i x b_j for edges the
+ * kernel's test left out as near-parallel; -inf for edges parallel to
+ * float precision (the face axes decide there). In A's frame a_i is a
+ * unit axis, so the cross product u is exact (two components of b_j), and
+ * every term is a product with u: each rounds by eps |u| times the scale,
+ * and the division by |u| leaves a few eps S. (The kernel's value uses
+ * the rotation's cofactor identity instead, whose rounding does not
+ * shrink with |u|.) */
+static float box_edge_axis_direct(const mctx *c, uint32_t i, uint32_t j)
 {
-    const double bcol[3][3] = {{c->rot.r[0].x, c->rot.r[1].x, c->rot.r[2].x},
-                               {c->rot.r[0].y, c->rot.r[1].y, c->rot.r[2].y},
-                               {c->rot.r[0].z, c->rot.r[1].z, c->rot.r[2].z}};
-    const double *b = bcol[j];
+    const float *r0 = &c->rot.r[0].x, *r1 = &c->rot.r[1].x, *r2 = &c->rot.r[2].x;
+    const float col[3][3] = {{r0[0], r1[0], r2[0]}, {r0[1], r1[1], r2[1]}, {r0[2], r1[2], r2[2]}};
+    const float *b = col[j], p[3] = {c->pos.x, c->pos.y, c->pos.z};
     const uint32_t i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-    double u[3] = {0, 0, 0};
-    u[i1] = -b[i2], u[i2] = b[i1]; /* a_i x b_j */
-    const double len = sqrt(u[i1] * u[i1] + u[i2] * u[i2]);
-    if (!(len > 1e-6)) return -INFINITY;
-    double ra = 0.0, rb = 0.0;
-    for (int k = 0; k < 3; ++k) {
-        ra += c->a->half[k] * fabs(u[k]);
-        rb += c->b->half[k] * fabs(u[0] * bcol[k][0] + u[1] * bcol[k][1] + u[2] * bcol[k][2]);
-    }
-    const double ud = u[0] * c->pos.x + u[1] * c->pos.y + u[2] * c->pos.z;
-    return (float)((fabs(ud) - ra - rb) / len);
+    /* u = a_i x b_j: u_i = 0, u_i1 = -b_i2, u_i2 = b_i1 */
+    const float len2 = b[i1] * b[i1] + b[i2] * b[i2];
+    if (!(len2 > 1e-12f)) return -INFINITY;
+    const float ra = c->a->half[i1] * fabsf(b[i2]) + c->a->half[i2] * fabsf(b[i1]);
+    float rb = 0.0f;
+    for (uint32_t k = 0; k < 3; ++k)
+        if (k != j) rb += c->b->half[k] * fabsf(b[i1] * col[k][i2] - b[i2] * col[k][i1]);
+    const float ud = b[i1] * p[i2] - b[i2] * p[i1];
+    return (fabsf(ud) - ra - rb) / sqrtf(len2);
 }
 
 /* Two boxes: the 15 axes of the kernel's box test. */
@@ -835,12 +838,12 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
 {
     float sep[BOX_AXES];
     c->k->box_sat(c->a->half, c->b->half, c->rot.r, c->pos, sep);
-    /* nearly parallel edges: their axis a_i x b_j in double (the kernel's
-     * float value loses precision as 1 / sine; such an axis can decide:
-     * the thin faces of the difference they make chamfer its edges) */
+    /* nearly parallel edges: their axis a_i x b_j valued directly (such an
+     * axis can decide: the thin faces of the difference they make chamfer
+     * its edges) */
     for (uint32_t i = 0; i < 3; ++i)
         for (uint32_t j = 0; j < 3; ++j)
-            if (sep[6 + 3 * i + j] == -INFINITY) sep[6 + 3 * i + j] = box_edge_axis_exact(c, i, j);
+            if (sep[6 + 3 * i + j] == -INFINITY) sep[6 + 3 * i + j] = box_edge_axis_direct(c, i, j);
     uint32_t ia = 0, ib = 3, ie = 6;
     for (uint32_t i = 1; i < 3; ++i) ia = sep[i] > sep[ia] ? i : ia;
     for (uint32_t i = 4; i < 6; ++i) ib = sep[i] > sep[ib] ? i : ib;
@@ -1094,29 +1097,27 @@ static int cached_feature(const mctx *c, const feature_state *fs, feature *f)
 /* The cached feature, when it still decides: 1 and *out answered from it
  * (it still separates by more than the margin, certifies itself for
  * separated cores, or no other feature can have overtaken it since). */
-static int warm_contacts(const mctx *c, mink_cache *cache, struct mink_manifold *out)
+static int warm_contacts(const mctx *c, mink_cache *cache, const feature_state *fs, struct mink_manifold *out)
 {
-    feature_state fs;
     feature f;
-    if (!mink_cache_load_feature(cache, c->a, c->b, &fs) || !cached_feature(c, &fs, &f)) return 0;
+    if (!fs || !cached_feature(c, fs, &f)) return 0;
     const int holds = f.s > c->margin_core || f.s > c->band ||
-                      (fs.outcome == CACHE_OVERLAP && still_decides(c, &fs, f.s));
+                      (fs->outcome == CACHE_OVERLAP && still_decides(c, fs, f.s));
     if (!holds || !contacts_from_feature(c, &f, out)) return 0;
     out->status = MINK_OK;
     mink_cache_held(cache);
     return 1;
 }
 
-static mink_status sat_path(const mctx *c, mink_cache *cache, struct mink_manifold *out)
+/* prev: the feature state the cache held (NULL: none) */
+static mink_status sat_path(const mctx *c, mink_cache *cache, const feature_state *prev, struct mink_manifold *out)
 {
     out->status = MINK_OK;
     feature f;
     float runner_up;
     if (!full_sat(c, &f, &runner_up)) return normal_path(c, NULL, out);
     if (contacts_from_feature(c, &f, out)) {
-        feature_state prev;
-        const int had = mink_cache_load_feature(cache, c->a, c->b, &prev);
-        remember_feature(c, cache, &f, runner_up, f.s > c->margin_core, had ? &prev : NULL);
+        remember_feature(c, cache, &f, runner_up, f.s > c->margin_core, prev);
         return MINK_OK;
     }
     /* separated cores whose closest features are no face and no edge
@@ -1204,8 +1205,10 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
         mink_cache_held(cache);
         return MINK_OK;
     }
-    if (warm_contacts(&c, cache, out)) return MINK_OK;
-    const mink_status st = sat_pair(&c) ? sat_path(&c, cache, out) : normal_path(&c, cache, out);
+    feature_state fs;
+    const feature_state *prev = mink_cache_load_feature(cache, a, b, &fs) ? &fs : NULL;
+    if (warm_contacts(&c, cache, prev, out)) return MINK_OK;
+    const mink_status st = sat_pair(&c) ? sat_path(&c, cache, prev, out) : normal_path(&c, cache, out);
     if (st == MINK_ERR_INVALID) return invalid(out);
     out->status = st;
     return st;
