@@ -105,7 +105,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     /* vv <= touch2, or (intersect) vv <= margin2: one bound, the larger */
     const float overlap2 = mode == SIMD_GJK_INTERSECT && margin2 > touch2 ? margin2 : touch2;
     simd_simplex *s = &out->simplex;
-    unsigned resolves = 0;
+    unsigned resolves = 0, ties = 0;
     int converged = 0; /* the bounds met within gap_tol */
 
     v4 v;
@@ -185,7 +185,14 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
         const float gap = vv - vdotw;
         if (gap <= 0.0f || gap * gap <= gap2 * vv) {
             converged = 1;
-            break;
+            /* unless a new point nearly tied with v may still turn it
+             * (MINK_GJK_TIE_ANGLE): then the step below, as any other */
+            const float tie_rounding = MINK_GJK_TIE_ROUNDING * FLT_EPSILON;
+            if (mode == SIMD_GJK_INTERSECT || ties >= MINK_GJK_TIE_STEPS || gap <= 0.0f ||
+                !(2.0f * gap > MINK_GJK_TIE_ANGLE * MINK_GJK_TIE_ANGLE * vv) ||
+                !(gap * gap > tie_rounding * tie_rounding * vv * v4_len2(w.w)) || simplex_repeats(s, s->bits, &w))
+                break;
+            ties++;
         }
         /* Adding a point writes only its free slot and subsets holding it, so
          * the old simplex comes back from its mask and weights alone. */

@@ -125,6 +125,21 @@ static inline float mink_gjk_gap_tol(float small, float scale)
  * rounded by 0.12). */
 #define MINK_DOUBLE_TOUCH_REL 3e-5f
 
+/* GJK's bounds meeting within the gap fix the distance, not the normal:
+ * a point of D within gap g = |v| - v.w / |v| of the bound may turn the
+ * closest point by up to sqrt(2 g / |v|) (the closest point u of a convex
+ * set and any point v of it: |v - u|^2 <= |v|^2 - |u|^2). Where that
+ * exceeds MINK_GJK_TIE_ANGLE, the support point is new and its gap more
+ * than rounding (|v|^2 - v.w above MINK_GJK_TIE_ROUNDING eps |v| |w|: a
+ * needle's neighbouring edge, nearly tied, not a corner of the face that
+ * holds v), GJK takes the point after all, up to MINK_GJK_TIE_STEPS
+ * times. (Two needle pairs of the probe scenes ended 2.6 and 4.1 mrad
+ * off, gaps of 357 and 62 eps |v| |w|; among bench.cases' converged
+ * distances with a new point the largest is 73, the 99th percentile 25.) */
+#define MINK_GJK_TIE_ANGLE 5e-4f
+#define MINK_GJK_TIE_ROUNDING 32.0f
+#define MINK_GJK_TIE_STEPS 2
+
 /* How often one GJK query may fall back to the double-precision simplex
  * solver (closest_double.h) when the float solver is in doubt. */
 #define MINK_GJK_MAX_RESOLVES 4

@@ -3,6 +3,8 @@
 #include "tolerance.h"
 #include "closest_double.h"
 
+#include <float.h>
+
 void mink_scalar_simplex_points(const ref_simplex *s, v3 *pa, v3 *pb)
 {
     v3 a = {0, 0, 0}, b = {0, 0, 0};
@@ -136,7 +138,7 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
     const float ea = pair->a->extent + pair->a->radius, eb = pair->b->extent + pair->b->radius;
     const float gap_tol = mink_gjk_gap_tol(ea < eb ? ea : eb, pair->scale);
     ref_simplex *s = &out->simplex;
-    unsigned resolves = 0;
+    unsigned resolves = 0, ties = 0;
     int converged = 0; /* the bounds met within gap_tol */
 
     out->overlap = 0;
@@ -211,7 +213,14 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
         /* Converged: the bounds |v| and v.w/|v| are within gap_tol. */
         if (vv - vw <= gap_tol * sqrtf(vv)) {
             converged = 1;
-            break;
+            /* unless a new point nearly tied with v may still turn it
+             * (MINK_GJK_TIE_ANGLE): then the step below, as any other */
+            const float gap = vv - vw, tie_rounding = MINK_GJK_TIE_ROUNDING * FLT_EPSILON;
+            if (mode == REF_GJK_INTERSECT || ties >= MINK_GJK_TIE_STEPS || !(gap > 0.0f) ||
+                !(2.0f * gap > MINK_GJK_TIE_ANGLE * MINK_GJK_TIE_ANGLE * vv) ||
+                !(gap * gap > tie_rounding * tie_rounding * vv * v3_len2(w.w)) || mink_scalar_simplex_contains(s, &w))
+                break;
+            ties++;
         }
         if (mink_scalar_simplex_contains(s, &w)) {
             /* A repeated support point while the bounds still disagree: v is
