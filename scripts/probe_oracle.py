@@ -590,7 +590,10 @@ def closest_to_origin(points, hull):
     tri = points[hull.simplices]
     normals, offsets = hull.equations[:, :3], hull.equations[:, 3]
     best, normal = math.inf, None
-    front = np.flatnonzero(offsets > 0)
+    # facets the origin is in front of or on (offset 0: a pair that exactly
+    # touches, its closest point the origin itself; left out, only the edges
+    # were left and a box resting on a slab came out 10 apart)
+    front = np.flatnonzero(offsets >= 0)
     if len(front):
         x = -offsets[front, None] * normals[front]
         t = tri[front]
