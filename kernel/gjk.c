@@ -15,7 +15,7 @@ static int clears(float along, float vv, float clear) { return along > 0.0f && a
 /* The closest point recomputed from its feature's normal (Catto, GDC 2010):
  * cross products of edges instead of the weighted sum, whose rounding tilts
  * the normal at small distances. */
-static v4 refined_v(const simd_simplex *s, v4 v, float vv, float scale, float floor)
+MINK_ALWAYS_INLINE v4 refined_v(const simd_simplex *s, v4 v, float vv, float scale, float floor, int *disagrees)
 {
     /* the points in slot order: the lowest, the next, the one after */
     const unsigned b0 = s->bits, b1 = b0 & (b0 - 1), b2 = b1 & (b1 - 1);
@@ -62,7 +62,10 @@ static v4 refined_v(const simd_simplex *s, v4 v, float vv, float scale, float fl
     /* nor below `floor`, what GJK's bounds leave of the distance: a sliver's
      * normal, tilted by rounding, put r there (a triangle 2.3 long and 0.014
      * wide, 1.5 from the origin, took 6e-6 off a distance of 0.0113) */
-    return d2 <= 0.01f * vv && d2 <= near * near && !(floor > 0.0f && v4_len2(r) < floor * floor) ? r : v;
+    if (floor > 0.0f && v4_len2(r) < floor * floor) return v;
+    if (d2 <= 0.01f * vv && d2 <= near * near) return r;
+    *disagrees = 1;
+    return v;
 }
 
 /* The simplex's points in `bits` solved again in double precision: sets the
@@ -80,6 +83,56 @@ static v4 resolve_double(simd_simplex *s, unsigned bits)
     s->bits = mink_closest_double((const float(*)[3])pts, bits, lambda, v);
     s->lambda = v4_load(lambda);
     return v4_load3(v);
+}
+
+/* The feature's normal and the weighted sum disagreed beyond what rounding
+ * explains: a sliver (a hull's 6 mm edge swept along a 4 m segment) whose
+ * float weights put v 17 mrad off while the cross products had it right.
+ * The simplex solved in double decides, then refined as before. */
+static __attribute__((noinline)) v4 refined_in_double(simd_simplex *s, float scale)
+{
+    const v4 exact = resolve_double(s, s->bits);
+    int again = 0;
+    return refined_v(s, exact, v4_len2(exact), scale, 0.0f, &again);
+}
+
+/* GJK stopped on two points of D made of two different points of each
+ * shape: a diagonal of the parallelogram that an edge of A and an edge of
+ * B make in D. When the edges' closest points lie inside both edges, the
+ * parallelogram's closest point is there, and it may sit off the diagonal
+ * by more than GJK's bounds can see: where |w| is a thousand times |v|
+ * (a hull 50 m across 0.24 away, or 2 m across 8e-4 away), v.w rounds by
+ * more than the gap, and the diagonal's normal was 2-11 mrad off. The
+ * simplex becomes the half of the parallelogram that holds that point
+ * (its weights from the edges' parameters), whose normal the refinement
+ * then takes from the edges' cross product. */
+static void edge_pair_face(simd_simplex *s)
+{
+    const unsigned i = (unsigned)__builtin_ctz(s->bits), j = (unsigned)__builtin_ctz(s->bits & (s->bits - 1u));
+    const simd_vertex *p = &s->vert[i], *q = &s->vert[j];
+    if (p->ia == q->ia || p->ib == q->ib) return;
+    /* a(u) = a0 + u da, b(t) = b0 + t db; the point of D is b(t) - a(u) */
+    const v4 da = v4_sub(q->pa, p->pa), db = v4_sub(q->pb, p->pb), r = v4_sub(p->pa, p->pb);
+    const float aa = v4_dot(da, da), ee = v4_dot(db, db), ab = v4_dot(da, db), c = v4_dot(da, r), f = v4_dot(db, r);
+    const float den = aa * ee - ab * ab;
+    if (!(den > 1e-6f * aa * ee)) return; /* parallel within 1e-3 rad: no parallelogram */
+    const float u = (ab * f - c * ee) / den, t = (aa * f - ab * c) / den;
+    const float edge = 1e-4f; /* inside both edges, not at an end */
+    if (!(u > edge && u < 1.0f - edge && t > edge && t < 1.0f - edge)) return;
+    const unsigned k = (unsigned)__builtin_ctz(~s->bits & 15u);
+    simd_vertex *x = &s->vert[k];
+    /* the corner on the point's side of the diagonal: (a1, b0) or (a0, b1) */
+    const int a1b0 = u >= t;
+    x->pa = a1b0 ? q->pa : p->pa;
+    x->pb = a1b0 ? p->pb : q->pb;
+    x->w = v4_sub(x->pb, x->pa);
+    simd_vertex_set_ids(x, a1b0 ? q->ia : p->ia, a1b0 ? p->ib : q->ib);
+    float lambda[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    lambda[i] = a1b0 ? 1.0f - u : 1.0f - t;
+    lambda[k] = a1b0 ? u - t : t - u;
+    lambda[j] = a1b0 ? t : u;
+    s->lambda = v4_load(lambda);
+    s->bits |= 1u << k;
 }
 
 /* GJK stalled in float (a repeated point, no progress) with the lower bound
@@ -273,7 +326,16 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     /* converged, the distance is within gap_tol of |v| (less the rounding
      * of the support points): the refined point may not fall below that */
     const float floor = converged ? sqrtf(vv) - gap_tol - MINK_TOUCH_REL * pair->scale : 0.0f;
-    out->v = out->overlap ? v : refined_v(s, v, vv, pair->scale, floor); /* vv = |v|^2 */
+    if (mode != SIMD_GJK_INTERSECT && !out->overlap && __builtin_popcount(s->bits) == 2) {
+        edge_pair_face(s);
+        if (__builtin_popcount(s->bits) == 3) {
+            v = weighted_point(s, s->lambda);
+            vv = v4_len2(v);
+        }
+    }
+    int disagrees = 0;
+    out->v = out->overlap ? v : refined_v(s, v, vv, pair->scale, floor, &disagrees); /* vv = |v|^2 */
+    if (disagrees && mode != SIMD_GJK_INTERSECT) out->v = refined_in_double(s, pair->scale);
 }
 
 /* ---- The boolean search: intersect of sharp cores, cold ---------------- */

@@ -2,6 +2,9 @@
 #include "gjk_double.h"
 #include "double_pair.h"
 
+#include <float.h>
+#include <math.h>
+
 /* The closest point of the simplex to the origin: its subset (bits), the
  * weights and v. */
 typedef struct closest_pt {
@@ -235,4 +238,43 @@ void mink_double_answer(const mink_double_closest *c, float ra, float rb, int co
     out->normal.x = (float)n[0], out->normal.y = (float)n[1], out->normal.z = (float)n[2];
     out->point_a.x = (float)qa[0], out->point_a.y = (float)qa[1], out->point_a.z = (float)qa[2];
     out->point_b.x = (float)qb[0], out->point_b.y = (float)qb[1], out->point_b.z = (float)qb[2];
+}
+
+/* How much more the cores overlap along r's normal than r claims: the
+ * supports' overlap (max over A of n.a - min over B of n.b) less the
+ * claimed core depth, in double. */
+static double answer_excess(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                            const mink_result *r, mink_hull_support_fn hull_support)
+{
+    dpair p;
+    dpair_init(&p, a, pa, b, pb, hull_support);
+    const double n[3] = {r->normal.x, r->normal.y, r->normal.z}, m[3] = {-n[0], -n[1], -n[2]};
+    dvertex v;
+    make_vertex(&p, support_id(&p, a, &p.fa, n), support_id(&p, b, &p.fb, m), &v);
+    const double claimed = -(double)r->distance - a->radius - b->radius;
+    return -dot3(n, v.w) - claimed;
+}
+
+mink_status mink_penetration_checked(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                     const mink_pose *pb, mink_status status, mink_penetration_fn solver,
+                                     mink_hull_support_fn hull_support, mink_result *out)
+{
+    const float la = a->extent + a->radius, lb = b->extent + b->radius, small = la < lb ? la : lb;
+    /* rounding: float's at the coordinates in play, and a small part of
+     * the local tolerance (FORMAT.md: 1e-4 of the smaller shape) */
+    const double reach = fabs(pa->p.x) + fabs(pa->p.y) + fabs(pa->p.z) + fabs(pb->p.x) + fabs(pb->p.y) +
+                         fabs(pb->p.z) + la + lb;
+    const double allowed = 1e-5 * small + 8.0 * FLT_EPSILON * reach;
+    const double excess = answer_excess(a, pa, b, pb, out, hull_support);
+    if (!(excess > allowed)) return status;
+    mink_result w;
+    const mink_status ws = solver(b, pb, a, pa, NULL, &w);
+    if (ws < 0) return status;
+    const mink_vec3 t = w.point_a;
+    w.normal.x = -w.normal.x, w.normal.y = -w.normal.y, w.normal.z = -w.normal.z;
+    w.point_a = w.point_b, w.point_b = t;
+    if (!(answer_excess(a, pa, b, pb, &w, hull_support) < excess)) return status;
+    w.iterations += out->iterations, w.gjk_iterations += out->gjk_iterations, w.support_calls += out->support_calls;
+    *out = w;
+    return ws;
 }

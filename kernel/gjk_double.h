@@ -79,6 +79,30 @@ int mink_depth_double(const mink_shape *a, const mink_pose *pa, const mink_shape
                       const uint32_t start_ia[4], const uint32_t start_ib[4], mink_hull_support_fn hull_support,
                       mink_double_closest *out);
 
+/* A kernel's penetration query (mink_penetration, mink_ref_penetration). */
+typedef mink_status (*mink_penetration_fn)(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                           const mink_pose *pb, mink_cache *cache, mink_result *out);
+
+/* A penetration answer of a shape against one many times its size, checked
+ * against the supports along its own normal (in double, world frame): EPA
+ * on the thin Minkowski difference of a small hull and a long core (a
+ * speck pierced by a capsule's segment) could stop on a face whose depth
+ * falls short of the overlap along its normal, in one order of the
+ * shapes. When out claims less than that overlap by more than rounding,
+ * the pair is solved again swapped (no cache), and out becomes the
+ * better-supported answer. Returns the status of the answer kept. Called
+ * where mink_penetration_needs_check: overlapping pairs of sizes more
+ * than MINK_CHECKED_RATIO apart. */
+static inline int mink_penetration_needs_check(const mink_shape *a, const mink_shape *b, mink_status status,
+                                               const mink_result *out)
+{
+    const float la = a->extent + a->radius, lb = b->extent + b->radius;
+    return status >= 0 && out->distance < 0.0f && (la * MINK_CHECKED_RATIO < lb || lb * MINK_CHECKED_RATIO < la);
+}
+mink_status mink_penetration_checked(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                     const mink_pose *pb, mink_status status, mink_penetration_fn solver,
+                                     mink_hull_support_fn hull_support, mink_result *out);
+
 /* An answer's distance, normal and witnesses (world, rounded once) from
  * the cores' (signed) distance, for shapes of radii ra and rb; overlaps of
  * the rounded shapes get a negative distance (penetration) or, with

@@ -602,7 +602,7 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
 
 /* Separated cores, or a shallow contact of rounded shapes: GJK's closest
  * points give the answer, no EPA. */
-static mink_status core_gap_answer(const simd_query *q, const simd_gjk_result *g, mink_cache *cache, mink_result *out)
+MINK_ALWAYS_INLINE mink_status core_gap_answer(const simd_query *q, const simd_gjk_result *g, mink_cache *cache, mink_result *out)
 {
     v4 pa_core, pb_core;
     mink_simd_simplex_points(&g->simplex, &pa_core, &pb_core);
@@ -626,9 +626,10 @@ static mink_status double_gap_answer(const simd_query *q, const mink_double_clos
     return out->status;
 }
 
-mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
-                             const mink_shape *b, const mink_pose *pb,
-                             mink_cache *cache, mink_result *out)
+/* The penetration query, inline in the public entry (its frame, the pair,
+ * is large) and in the plain one below, which the check's retry calls. */
+MINK_ALWAYS_INLINE mink_status penetration(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                           const mink_pose *pb, mink_cache *cache, mink_result *out)
 {
     simd_query q;
     if (!out) return MINK_ERR_INVALID;
@@ -682,4 +683,22 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
     out->support_calls = q.pair.support_calls;
     remember(&q, cache, CACHE_OVERLAP, e.normal, &g.simplex);
     return out->status;
+}
+
+/* The query without the check (the check's retry of the pair swapped). */
+static __attribute__((noinline)) mink_status penetration_plain(const mink_shape *a, const mink_pose *pa,
+                                                               const mink_shape *b, const mink_pose *pb,
+                                                               mink_cache *cache, mink_result *out)
+{
+    return penetration(a, pa, b, pb, cache, out);
+}
+
+mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
+                             const mink_shape *b, const mink_pose *pb,
+                             mink_cache *cache, mink_result *out)
+{
+    const mink_status st = penetration(a, pa, b, pb, cache, out);
+    return out && mink_penetration_needs_check(a, b, st, out)
+               ? mink_penetration_checked(a, pa, b, pb, st, penetration_plain, hull_support, out)
+               : st;
 }

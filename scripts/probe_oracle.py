@@ -600,7 +600,10 @@ def closest_to_origin(points, hull):
         side = [np.einsum("ij,ij->i", np.cross(t[:, (k + 1) % 3] - t[:, k], x - t[:, k]), normals[front])
                 for k in range(3)]
         turn = np.einsum("ij,ij->i", np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0]), normals[front])
-        inside = np.all([sd * np.sign(turn) >= 0 for sd in side], axis=0)
+        # a triangle of no area (qhull's triangulation of a merged facet can
+        # give one) has no inside: with turn 0 every sign test passed, and a
+        # needle 2.3 cm from a block came out touching it
+        inside = np.all([sd * np.sign(turn) >= 0 for sd in side], axis=0) & (turn != 0)
         if inside.any():
             k = int(np.argmin(np.where(inside, offsets[front], np.inf)))
             best, normal = offsets[front][k], -normals[front][k]  # the closest point is x[k]

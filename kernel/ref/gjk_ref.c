@@ -33,7 +33,7 @@ static int refinement_agrees(v3 r, v3 v, float scale)
     return v3_dot(d, d) <= 0.01f * v3_dot(v, v) && v3_dot(d, d) <= near * near;
 }
 
-static v3 refined_v(const ref_simplex *s, v3 v, float scale, float floor)
+static v3 refined_v(const ref_simplex *s, v3 v, float scale, float floor, int *disagrees)
 {
     v3 p[4];
     unsigned n = 0;
@@ -74,7 +74,9 @@ static v3 refined_v(const ref_simplex *s, v3 v, float scale, float floor)
     /* nor below `floor`, what GJK's bounds leave of the distance: a sliver's
      * normal, tilted by rounding, put r there */
     if (floor > 0.0f && v3_len2(r) < floor * floor) return v;
-    return refinement_agrees(r, v, scale) ? r : v;
+    if (refinement_agrees(r, v, scale)) return r;
+    *disagrees = 1;
+    return v;
 }
 
 /* The simplex's points in `bits` solved again in double precision: sets the
@@ -118,6 +120,47 @@ static int origin_clearly_inside(ref_simplex *s, float scale)
     }
     for (unsigned i = 0; i < 4; ++i) s->lambda[i] = heights[i] / sum;
     return 1;
+}
+
+/* GJK stopped on two points of D made of two different points of each
+ * shape: a diagonal of the parallelogram that an edge of A and an edge of
+ * B make in D. When the edges' closest points lie inside both edges, the
+ * parallelogram's closest point is there, and it may sit off the diagonal
+ * by more than GJK's bounds can see (|w| a thousand times |v|: v.w rounds
+ * by more than the gap). The simplex becomes the half of the parallelogram
+ * that holds that point (weights from the edges' parameters); the
+ * refinement then takes its normal from the edges' cross product. */
+static void edge_pair_face(ref_simplex *s)
+{
+    unsigned i = 0, j;
+    while (!(s->bits & (1u << i))) ++i;
+    j = i + 1;
+    while (!(s->bits & (1u << j))) ++j;
+    const ref_vertex *p = &s->vert[i], *q = &s->vert[j];
+    if (p->ia == q->ia || p->ib == q->ib) return;
+    /* a(u) = a0 + u da, b(t) = b0 + t db; the point of D is b(t) - a(u) */
+    const v3 da = v3_sub(q->pa, p->pa), db = v3_sub(q->pb, p->pb), r = v3_sub(p->pa, p->pb);
+    const float aa = v3_dot(da, da), ee = v3_dot(db, db), ab = v3_dot(da, db), c = v3_dot(da, r), f = v3_dot(db, r);
+    const float den = aa * ee - ab * ab;
+    if (!(den > 1e-6f * aa * ee)) return; /* parallel within 1e-3 rad: no parallelogram */
+    const float u = (ab * f - c * ee) / den, t = (aa * f - ab * c) / den;
+    const float edge = 1e-4f; /* inside both edges, not at an end */
+    if (!(u > edge && u < 1.0f - edge && t > edge && t < 1.0f - edge)) return;
+    unsigned k = 0;
+    while (s->bits & (1u << k)) ++k;
+    ref_vertex *x = &s->vert[k];
+    /* the corner on the point's side of the diagonal: (a1, b0) or (a0, b1) */
+    const int a1b0 = u >= t;
+    x->pa = a1b0 ? q->pa : p->pa;
+    x->pb = a1b0 ? p->pb : q->pb;
+    x->w = v3_sub(x->pb, x->pa);
+    x->ia = a1b0 ? q->ia : p->ia;
+    x->ib = a1b0 ? p->ib : q->ib;
+    for (unsigned m = 0; m < 4; ++m) s->lambda[m] = 0.0f;
+    s->lambda[i] = a1b0 ? 1.0f - u : 1.0f - t;
+    s->lambda[k] = a1b0 ? u - t : t - u;
+    s->lambda[j] = a1b0 ? t : u;
+    s->bits |= 1u << k;
 }
 
 /* GJK stalled in float (a repeated point, no progress) with the lower bound
@@ -266,5 +309,23 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
     /* converged, the distance is within gap_tol of |v| (less the rounding
      * of the support points): the refined point may not fall below that */
     const float floor = converged ? v3_len(v) - gap_tol - MINK_TOUCH_REL * pair->scale : 0.0f;
-    out->v = out->overlap ? v : refined_v(s, v, pair->scale, floor);
+    if (mode != REF_GJK_INTERSECT && !out->overlap && __builtin_popcount(s->bits) == 2) {
+        edge_pair_face(s);
+        if (__builtin_popcount(s->bits) == 3) {
+            v = v3_make(0, 0, 0);
+            for (unsigned m = 0; m < 4; ++m)
+                if (s->bits & (1u << m)) v = v3_add(v, v3_scale(s->vert[m].w, s->lambda[m]));
+        }
+    }
+    int disagrees = 0;
+    out->v = out->overlap ? v : refined_v(s, v, pair->scale, floor, &disagrees);
+    if (disagrees && mode != REF_GJK_INTERSECT) {
+        /* the feature's normal and the weighted sum disagreed beyond what
+         * rounding explains: a sliver (a hull's 6 mm edge swept along a 4 m
+         * segment) whose float weights put v 17 mrad off while the cross
+         * products had it right. The simplex solved in double decides. */
+        const v3 exact = resolve_double(s, s->bits);
+        int again = 0;
+        out->v = refined_v(s, exact, pair->scale, 0.0f, &again);
+    }
 }
