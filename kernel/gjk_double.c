@@ -274,7 +274,6 @@ mink_status mink_penetration_checked(const mink_shape *a, const mink_pose *pa, c
     w.normal.x = -w.normal.x, w.normal.y = -w.normal.y, w.normal.z = -w.normal.z;
     w.point_a = w.point_b, w.point_b = t;
     if (!(answer_excess(a, pa, b, pb, &w, hull_support) < excess)) return status;
-    w.iterations += out->iterations, w.gjk_iterations += out->gjk_iterations, w.support_calls += out->support_calls;
-    *out = w;
+    *out = w; /* with its own counts: each query's iterations stay within the caps */
     return ws;
 }

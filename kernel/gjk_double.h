@@ -96,8 +96,9 @@ typedef mink_status (*mink_penetration_fn)(const mink_shape *a, const mink_pose 
 static inline int mink_penetration_needs_check(const mink_shape *a, const mink_shape *b, mink_status status,
                                                const mink_result *out)
 {
+    if (status < 0 || !(out->distance < 0.0f)) return 0; /* bad input (a or b may be NULL), or apart */
     const float la = a->extent + a->radius, lb = b->extent + b->radius;
-    return status >= 0 && out->distance < 0.0f && (la * MINK_CHECKED_RATIO < lb || lb * MINK_CHECKED_RATIO < la);
+    return la * MINK_CHECKED_RATIO < lb || lb * MINK_CHECKED_RATIO < la;
 }
 mink_status mink_penetration_checked(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
                                      const mink_pose *pb, mink_status status, mink_penetration_fn solver,
