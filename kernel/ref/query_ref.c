@@ -272,7 +272,7 @@ mink_status mink_ref_distance(const mink_shape *a, const mink_pose *pa,
 
 /* Separated cores, or a shallow contact of rounded shapes: GJK's closest
  * points of the cores give the answer; no EPA. */
-MINK_ALWAYS_INLINE mink_status core_gap_answer(const ref_query *q, const ref_gjk_result *g, mink_cache *cache, mink_result *out)
+static mink_status core_gap_answer(const ref_query *q, const ref_gjk_result *g, mink_cache *cache, mink_result *out)
 {
     v3 pa_core, pb_core;
     mink_scalar_simplex_points(&g->simplex, &pa_core, &pb_core);
@@ -296,10 +296,9 @@ static mink_status double_gap_answer(const ref_query *q, const mink_double_close
     return out->status;
 }
 
-/* The penetration query, inline in the public entry (its frame, the pair,
- * is large) and in the plain one below, which the check's retry calls. */
-MINK_ALWAYS_INLINE mink_status penetration(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
-                                           const mink_pose *pb, mink_cache *cache, mink_result *out)
+/* The penetration query without the check (which calls it again, swapped). */
+static mink_status penetration(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                               mink_cache *cache, mink_result *out)
 {
     ref_query q;
     if (!out) return MINK_ERR_INVALID;
@@ -355,20 +354,12 @@ MINK_ALWAYS_INLINE mink_status penetration(const mink_shape *a, const mink_pose 
     return out->status;
 }
 
-/* The query without the check (the check's retry of the pair swapped). */
-static __attribute__((noinline)) mink_status penetration_plain(const mink_shape *a, const mink_pose *pa,
-                                                               const mink_shape *b, const mink_pose *pb,
-                                                               mink_cache *cache, mink_result *out)
-{
-    return penetration(a, pa, b, pb, cache, out);
-}
-
 mink_status mink_ref_penetration(const mink_shape *a, const mink_pose *pa,
                                  const mink_shape *b, const mink_pose *pb,
                                  mink_cache *cache, mink_result *out)
 {
     const mink_status st = penetration(a, pa, b, pb, cache, out);
     return out && mink_penetration_needs_check(a, b, st, out)
-               ? mink_penetration_checked(a, pa, b, pb, st, penetration_plain, hull_support, out)
+               ? mink_penetration_checked(a, pa, b, pb, st, penetration, hull_support, out)
                : st;
 }
