@@ -781,6 +781,58 @@ static void test_regression_no_progress_normal(void **state)
     test_arena_reset();
 }
 
+/* Bug report (CI's bounded fuzz): boxes that touch, a face on a face or a
+ * corner on a face. Float GJK ends on the origin (v = 0, no tetrahedron),
+ * the double check finds a gap of rounding size: "apart", but the answer's
+ * axis was float's v, so intersect_ex said separated with a zero normal.
+ * Either answer is right here; a separated one needs a unit axis that
+ * separates, and the cache keeps it for the next frame. */
+static void test_touching_boxes_axis(void **state)
+{
+    (void)state;
+    test_rng rng = rng_seed(0x70c4);
+    int apart[TEST_KERNEL_COUNT] = {0};
+    for (int i = 0; i < 4000; ++i) {
+        const double s = pow(10.0, rng_range(&rng, -2.0, 2.0));
+        const mink_shape a = mink_box((float)(s * rng_range(&rng, 0.1, 1.1)), (float)(s * rng_range(&rng, 0.1, 1.1)),
+                                      (float)(s * rng_range(&rng, 0.1, 1.1)), 0.0f);
+        const mink_shape b = mink_box((float)(s * rng_range(&rng, 0.1, 1.1)), (float)(s * rng_range(&rng, 0.1, 1.1)),
+                                      (float)(s * rng_range(&rng, 0.1, 1.1)), 0.0f);
+        const int corner = i & 1;
+        const mink_pose pa = pose_make(rng_box(&rng, 5.0 * s), rng_quat(&rng));
+        const mink_quat qb = corner ? rng_quat(&rng) : pa.q;
+        /* B's point of contact (its -x face's centre, or a corner) on A's +x face */
+        dv3 on_b = dv(-b.half[0], 0.0, 0.0);
+        if (corner)
+            on_b = dv(b.half[0] * (rng_below(&rng, 2) ? 1 : -1), b.half[1] * (rng_below(&rng, 2) ? 1 : -1),
+                      b.half[2] * (rng_below(&rng, 2) ? 1 : -1));
+        const dv3 contact = dv(a.half[0], rng_range(&rng, -0.5, 0.5) * a.half[1], rng_range(&rng, -0.5, 0.5) * a.half[2]);
+        const dv3 arm = quat_unrotate(pa.q, quat_rotate(qb, on_b)); /* in A's frame */
+        const mink_pose pb = pose_make(pose_apply(&pa, dv_sub(contact, arm)), qb);
+        const double L = pair_L(&a, &pa, &b, &pb), band = TOL_TOUCH_REL * L;
+        for (int k = 0; k < TEST_KERNEL_COUNT; ++k) {
+            const test_kernel *K = test_kernel_get(k);
+            test_ctx("touching boxes %d (%s) on %s", i, corner ? "corner on face" : "face on face", K->name);
+            mink_cache cache;
+            mink_cache_reset(&cache);
+            mink_result info;
+            if (K->intersect_ex(&a, &pa, &b, &pb, &cache, &info) != 0) continue;
+            ++apart[k];
+            EXPECT_NEAR(dv_len(dv_of(info.normal)), 1.0, TOL_UNIT);
+            EXPECT_LE(-band, gap_along(&a, &pa, &b, &pb, dv_norm(dv_of(info.normal))), 0.0);
+            /* the cached axis answers the same pair again */
+            mink_result warm;
+            EXPECT_INT(K->intersect_ex(&a, &pa, &b, &pb, &cache, &warm), 0);
+            EXPECT_NEAR(dv_len(dv_of(warm.normal)), 1.0, TOL_UNIT);
+        }
+    }
+    /* the case this guards: some touching pairs come out apart */
+    for (int k = 0; k < TEST_KERNEL_COUNT; ++k) {
+        test_ctx("touching boxes on %s: %d of 4000 apart", test_kernel_get(k)->name, apart[k]);
+        EXPECT_TRUE(apart[k] > 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -794,6 +846,7 @@ int main(void)
         cmocka_unit_test(test_regression_near_contact_distance),
         cmocka_unit_test(test_regression_near_contact_false_overlap),
         cmocka_unit_test(test_regression_no_progress_normal),
+        cmocka_unit_test(test_touching_boxes_axis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -200,6 +200,8 @@ int mink_ref_intersect_ex(const mink_shape *a, const mink_pose *pa,
         mink_double_closest d;
         double_closest(&q, &g.simplex, &d);
         g.overlap = !(d.distance > (double)margin);
+        /* apart in double: its normal is the axis (float's v may be 0) */
+        if (!g.overlap) g.v = m33_tmul(&q.rot_a, v3_make((float)d.normal[0], (float)d.normal[1], (float)d.normal[2]));
     }
     remember(&q, cache, g.overlap ? CACHE_OVERLAP : CACHE_SEPARATED, g.v, &g.simplex);
     if (info) {
