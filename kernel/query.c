@@ -406,11 +406,16 @@ static __attribute__((noinline)) int intersect_cold_gjk(const mink_shape *a, con
 }
 
 /* A box with a box, capsule or sphere (rounded cores of two spheres or
- * capsules never overlap in volume: the box test could only say "apart"). */
+ * capsules never overlap in volume: the box test could only say "apart").
+ * The test vouches for both kinds: sphere, capsule and box are numbered in
+ * a row, and a bad kind wraps high (unsigned). */
 static int primitive_pair(const mink_shape *a, const mink_shape *b)
 {
-    return (a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) && a->type != MINK_SHAPE_HULL &&
-           b->type != MINK_SHAPE_HULL;
+    _Static_assert(MINK_SHAPE_CAPSULE == MINK_SHAPE_SPHERE + 1 && MINK_SHAPE_BOX == MINK_SHAPE_SPHERE + 2,
+                   "sphere, capsule, box in a row");
+    const unsigned last = MINK_SHAPE_BOX - MINK_SHAPE_SPHERE;
+    return (a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) && (unsigned)a->type - MINK_SHAPE_SPHERE <= last &&
+           (unsigned)b->type - MINK_SHAPE_SPHERE <= last;
 }
 
 /* The answer of the box test to the cache and info: the separating axis
@@ -445,8 +450,8 @@ static __attribute__((noinline)) int intersect_cold_primitives(const mink_shape 
                                                                const mink_shape *b, const mink_pose *pb,
                                                                mink_cache *cache, mink_result *info)
 {
-    v4 norm2;
-    if (mink_check_inputs_v(a, pa, b, pb, &norm2) != 0) return intersect_cold_gjk(a, pa, b, pb, cache, info);
+    v4 norm2; /* the shapes' pointers and kinds checked by the caller (primitive_pair) */
+    if (!pa || !pb || mink_check_values_v(a, pa, b, pb, &norm2) != 0) return intersect_cold_gjk(a, pa, b, pb, cache, info);
     const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
     const float na2 = v4_x(norm2), nb2 = v4_z(norm2);
     v4 row[3];
