@@ -13,7 +13,10 @@
 # (build/fuzz/artifacts/<target>/crash-*); replay one with
 #   build/fuzz/tests/fuzz/<target>_replay <file>
 #
-# Environment: MINK_FUZZ_CFLAGS adds C flags to the build, e.g.
+# Environment: MINK_FUZZ_SEED fixes libFuzzer's seed (-seed): the same
+# binary then tries the same inputs in the same order, so a finding replays
+# and a longer run here covers a shorter one elsewhere (CI fixes it; without
+# it every run explores from a new seed). MINK_FUZZ_CFLAGS adds C flags to the build, e.g.
 #   MINK_FUZZ_CFLAGS=-DMINK_FUZZ_MAX_MAGNITUDE=1e5 (inputs clamped to a
 #   magnitude, to look past a known finding about huge coordinates).
 # As root, installs clang and libFuzzer (libclang-rt-<N>-dev) when missing.
@@ -88,9 +91,10 @@ for t in "${targets[@]}"; do
   mkdir -p "$work" "$art" "$(dirname "$log")"
   cp "$root/tests/fuzz/corpus/$t/"* "$work/"
   extra=()
+  [ -n "${MINK_FUZZ_SEED:-}" ] && extra+=("-seed=$MINK_FUZZ_SEED")
   if [ "$t" = fuzz_cases ]; then
     # case lines with hulls are long; the dictionary holds the format's words
-    extra=(-max_len=16384 "-dict=$root/tests/fuzz/corpus/fuzz_cases.dict")
+    extra+=(-max_len=16384 "-dict=$root/tests/fuzz/corpus/fuzz_cases.dict")
   fi
   echo "fuzz.sh: $t for ${duration}s (log: $log)"
   "$build/tests/fuzz/$t" -max_total_time="$duration" -rss_limit_mb=2048 -timeout=10 \
