@@ -233,7 +233,7 @@ int bq_impl_supports(size_t i, int query)
     if (query < 0 || query >= BQ_QUERY_COUNT)
         return 0;
     if (g_impls[i].family == BQ_SIMD_GJK)
-        return query == CASE_QUERY_INTERSECT; /* only the intersect has other paths */
+        return query == CASE_QUERY_INTERSECT || query == CASE_QUERY_PENETRATION; /* the queries with other paths */
     if (g_impls[i].family != BQ_PEER)
         return 1;
     return (g_impls[i].peer->queries >> query) & 1u;
@@ -277,6 +277,7 @@ static int simd_gjk_intersect(const mink_shape *a, const mink_pose *pa, const mi
 DEFINE_INTERSECT_PASS(pass_simd_gjk_intersect, simd_gjk_intersect)
 DEFINE_RESULT_PASS(pass_simd_distance, mink_distance)
 DEFINE_RESULT_PASS(pass_simd_penetration, mink_penetration)
+DEFINE_RESULT_PASS(pass_simd_gjk_penetration, mink_penetration_gjk)
 
 typedef double (*mink_pass_fn)(const mink_pair *, size_t, mink_result *);
 
@@ -291,7 +292,8 @@ double bq_bench_pass(bq_bench *b)
     if (m->family == BQ_PEER)
         return m->peer->pass(b->peer_ctx, b->query);
     if (m->family == BQ_SIMD_GJK)
-        return pass_simd_gjk_intersect(b->pairs, b->g->count, b->out);
+        return b->query == CASE_QUERY_INTERSECT ? pass_simd_gjk_intersect(b->pairs, b->g->count, b->out)
+                                                : pass_simd_gjk_penetration(b->pairs, b->g->count, b->out);
     return mink_passes[m->family][b->query](b->pairs, b->g->count, b->out);
 }
 
@@ -321,6 +323,8 @@ static void mink_answer(int family, int query, const mink_case *c, mink_result *
         r->iterations = info.iterations;
         r->gjk_iterations = info.gjk_iterations;
         r->support_calls = info.support_calls;
+    } else if (query == CASE_QUERY_PENETRATION && family == BQ_SIMD_GJK) {
+        mink_penetration_gjk(&c->a, &c->pa, &c->b, &c->pb, NULL, r);
     }
 }
 

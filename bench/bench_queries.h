@@ -33,7 +33,8 @@ enum bq_family {
     BQ_REF = 0,
     BQ_SIMD = 1,
     BQ_PEER = 2,
-    BQ_SIMD_GJK = 3 /* the SIMD kernel's intersect by GJK alone (mink_intersect_gjk_ex) */
+    BQ_SIMD_GJK = 3 /* the SIMD kernel by GJK alone: intersect (mink_intersect_gjk_ex), penetration
+                       (mink_penetration_gjk) */
 };
 
 /** A case set split into groups by case_group(id), in order of first

@@ -21,6 +21,7 @@ const mink_backend MINK_BACKEND_NAME(mink_backend) = {
     mink_intersect_gjk_ex,
     mink_distance,
     mink_penetration,
+    mink_penetration_gjk,
     MINK_BACKEND_NAME(mink_manifold), /* mink_manifold(...) is a function-like macro */
     mink_penetration_batch,
     mink_intersect_batch,

@@ -34,6 +34,7 @@
 #define mink_intersect_gjk_ex MINK_BACKEND_NAME(mink_intersect_gjk_ex)
 #define mink_distance MINK_BACKEND_NAME(mink_distance)
 #define mink_penetration MINK_BACKEND_NAME(mink_penetration)
+#define mink_penetration_gjk MINK_BACKEND_NAME(mink_penetration_gjk)
 /* function-like: `struct mink_manifold` (the result type) keeps its tag */
 #define mink_manifold(...) MINK_BACKEND_NAME(mink_manifold)(__VA_ARGS__)
 #define mink_penetration_batch MINK_BACKEND_NAME(mink_penetration_batch)

@@ -113,6 +113,12 @@ mink_status mink_penetration(const mink_shape *a, const mink_pose *pa, const min
     return backend()->penetration(a, pa, b, pb, cache, out);
 }
 
+mink_status mink_penetration_gjk(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                                 mink_cache *cache, mink_result *out)
+{
+    return backend()->penetration_gjk(a, pa, b, pb, cache, out);
+}
+
 mink_status mink_manifold(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                           float margin, mink_cache *cache, struct mink_manifold *out)
 {

@@ -21,6 +21,8 @@ typedef struct mink_backend {
                             mink_cache *cache, mink_result *out);
     mink_status (*penetration)(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                                mink_cache *cache, mink_result *out);
+    mink_status (*penetration_gjk)(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
+                                   mink_cache *cache, mink_result *out);
     mink_status (*manifold)(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                             float margin, mink_cache *cache, struct mink_manifold *out);
     void (*penetration_batch)(const mink_pair *pairs, size_t n, mink_result *out);

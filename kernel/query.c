@@ -7,6 +7,7 @@
 #include "gjk.h"
 #include "gjk_double.h"
 #include "box_sat.h"
+#include "box_depth.h"
 #include "shape.h"
 #include "support_scan.h"
 
@@ -639,16 +640,42 @@ static mink_status double_gap_answer(const simd_query *q, const mink_double_clos
     return out->status;
 }
 
-/* The penetration query, inline in the public entry (its frame, the pair,
- * is large) and in the plain one below, which the check's retry calls. */
+/* A box with a box, capsule or sphere whose cores overlap clearly: the
+ * box test's answer (box_depth.h; fa, fb, face: its face axes), no GJK, no
+ * EPA. 0 leaves the pair to them. */
+static __attribute__((noinline)) int penetration_of_boxes(const simd_query *q, v4 fa, v4 fb, float face,
+                                                          mink_cache *cache, mink_result *out)
+{
+    box_depth bd;
+    if (!box_overlap_depth(&q->pair, fa, fb, face, &bd)) return 0;
+    finish(q, bd.pa, bd.pb, bd.n, -(bd.depth + q->ra + q->rb), out);
+    out->iterations = out->gjk_iterations = 0;
+    out->support_calls = 0;
+    out->status = MINK_OK;
+    remember(q, cache, CACHE_OVERLAP, bd.n, NULL);
+    return 1;
+}
+
+/* The penetration query, inline in the public entries (its frame, the
+ * pair, is large) and in the plain one below, which the check's retry
+ * calls; primitives: boxes against boxes, capsules and spheres by the box
+ * test where it answers (mink_penetration_gjk: GJK and EPA alone). */
 MINK_ALWAYS_INLINE mink_status penetration(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
-                                           const mink_pose *pb, mink_cache *cache, mink_result *out)
+                                           const mink_pose *pb, mink_cache *cache, mink_result *out, int primitives)
 {
     simd_query q;
     if (!out) return MINK_ERR_INVALID;
     if (!query_open(&q, a, pa, b, pb, cache)) {
         mink_result_error(out, MINK_ERR_INVALID);
         return MINK_ERR_INVALID;
+    }
+    /* a pair the cache last saw apart (a cast's steps) goes to GJK, as do
+     * shallow and separated ones, by the face axes (inline: no call) */
+    if (primitives && primitive_pair(a, b) && !(q.have_cache && q.cached.outcome == CACHE_SEPARATED)) {
+        v4 fa, fb;
+        const float face = box_face_separation(&q.pair, &fa, &fb);
+        if (face <= -MINK_DOUBLE_NEAR_REL * q.pair.scale && penetration_of_boxes(&q, fa, fb, face, cache, out))
+            return MINK_OK;
     }
     simd_gjk_result g;
     simd_epa_result e;
@@ -703,15 +730,33 @@ static __attribute__((noinline)) mink_status penetration_plain(const mink_shape 
                                                                const mink_shape *b, const mink_pose *pb,
                                                                mink_cache *cache, mink_result *out)
 {
-    return penetration(a, pa, b, pb, cache, out);
+    return penetration(a, pa, b, pb, cache, out, 1);
 }
 
 mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
                              const mink_shape *b, const mink_pose *pb,
                              mink_cache *cache, mink_result *out)
 {
-    const mink_status st = penetration(a, pa, b, pb, cache, out);
+    const mink_status st = penetration(a, pa, b, pb, cache, out, 1);
     return out && mink_penetration_needs_check(a, b, st, out)
                ? mink_penetration_checked(a, pa, b, pb, st, penetration_plain, hull_support, out)
+               : st;
+}
+
+/* GJK and EPA alone: kept measurable (the benchmark's simd-gjk). */
+static __attribute__((noinline)) mink_status penetration_gjk_plain(const mink_shape *a, const mink_pose *pa,
+                                                                   const mink_shape *b, const mink_pose *pb,
+                                                                   mink_cache *cache, mink_result *out)
+{
+    return penetration(a, pa, b, pb, cache, out, 0);
+}
+
+mink_status mink_penetration_gjk(const mink_shape *a, const mink_pose *pa,
+                                 const mink_shape *b, const mink_pose *pb,
+                                 mink_cache *cache, mink_result *out)
+{
+    const mink_status st = penetration_gjk_plain(a, pa, b, pb, cache, out);
+    return out && mink_penetration_needs_check(a, b, st, out)
+               ? mink_penetration_checked(a, pa, b, pb, st, penetration_gjk_plain, hull_support, out)
                : st;
 }

@@ -109,7 +109,8 @@ def impl_key(impl):
 
 def family(impl):
     """ref, simd (a width of mink's SIMD kernel), gjk (the same kernel's
-    intersect by GJK alone: simd-gjk-<width>, shown, never "best"), peer."""
+    intersect and penetration by GJK alone: simd-gjk-<width>, shown, never
+    "best"), peer."""
     if impl == "ref":
         return "ref"
     if impl.startswith("simd-gjk-"):

@@ -192,6 +192,14 @@ MINK_API int mink_intersect_gjk_ex(const mink_shape *a, const mink_pose *pa,
                                    const mink_shape *b, const mink_pose *pb,
                                    mink_cache *cache, mink_result *info);
 
+/** mink_penetration by GJK and EPA alone. mink_penetration answers a box
+ *  against a box, capsule or sphere whose cores overlap clearly by the
+ *  separating-axis test (the same answer, for less); this is the general
+ *  path, callable so that the two can be measured side by side. */
+MINK_API mink_status mink_penetration_gjk(const mink_shape *a, const mink_pose *pa,
+                                          const mink_shape *b, const mink_pose *pb,
+                                          mink_cache *cache, mink_result *out);
+
 /** GJK distance and closest points. Separated: distance > 0, the witnesses are
  *  the closest points. Overlapping: distance 0 and point_a == point_b, a point
  *  common to both shapes; the normal is the best direction GJK knows. */

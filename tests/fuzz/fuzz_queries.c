@@ -19,6 +19,10 @@
  * - Valid input gives MINK_OK or MINK_MAX_ITERATIONS, every field finite,
  *   iterations <= MINK_GJK_MAX_ITERATIONS + MINK_EPA_MAX_VERTICES, a unit
  *   normal when distance != 0 and point_b - point_a = distance * normal.
+ * - mink_penetration_gjk (GJK and EPA alone, where mink_penetration may
+ *   answer a box pair by the box test) gives such an answer too, of the
+ *   same sign away from the touching band and, with MINK_OK, within
+ *   CACHE_AGREE_REL * L of mink_penetration's.
  * - Away from the touching band the two kernels, the three queries, the
  *   swapped pair, the batch calls and every cache (warm, moved, garbage)
  *   agree on the sign of the distance; with MINK_OK, a cache does not move
@@ -916,20 +920,24 @@ typedef struct kernel {
                             mink_cache *, mink_result *);
     mink_status (*penetration)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *,
                                mink_cache *, mink_result *);
+    /* the penetration by GJK and EPA alone (the SIMD kernel's box test skipped) */
+    mink_status (*penetration_gjk)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *,
+                                   mink_cache *, mink_result *);
     mink_status (*manifold)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *, float,
                             mink_cache *, struct mink_manifold *);
 } kernel;
 
 static const kernel kernels[2] = {
     {"ref", mink_ref_intersect, mink_ref_intersect_ex, mink_ref_intersect_ex, mink_ref_distance, mink_ref_penetration,
-     mink_ref_manifold},
-    {"simd", mink_intersect, mink_intersect_ex, mink_intersect_gjk_ex, mink_distance, mink_penetration, mink_manifold},
+     mink_ref_penetration, mink_ref_manifold},
+    {"simd", mink_intersect, mink_intersect_ex, mink_intersect_gjk_ex, mink_distance, mink_penetration,
+     mink_penetration_gjk, mink_manifold},
 };
 
 /* The three answers for one pair. */
 typedef struct answer {
     int hit, hit_gjk; /* hit_gjk: the intersect by GJK alone, cold */
-    mink_result dist, pen;
+    mink_result dist, pen, pen_gjk; /* pen_gjk: by GJK and EPA alone, cold */
 } answer;
 
 /* Fills a result with NaN bits and 0xffffffff counts before a query: a field
@@ -1040,6 +1048,10 @@ static void run_queries(const kernel *k, const mink_shape *a, const mink_pose *p
     poison(&out->pen);
     st = k->penetration(a, pa, b, pb, caches[2], &out->pen);
     if (st != out->pen.status) violation("%s penetration returned %d but wrote status %d", k->name, (int)st, (int)out->pen.status);
+    poison(&out->pen_gjk);
+    st = k->penetration_gjk(a, pa, b, pb, NULL, &out->pen_gjk);
+    if (st != out->pen_gjk.status)
+        violation("%s penetration by GJK returned %d but wrote status %d", k->name, (int)st, (int)out->pen_gjk.status);
 }
 
 /* Checks one kernel's three answers against the expectation; returns 1 when
@@ -1060,12 +1072,17 @@ static int check_answer(const char *ctx, const answer *x, int expect, double L)
             dump_result(stderr, "penetration", &x->pen);
             violation("%s: penetration is not an all-zero MINK_ERR_INVALID (intersect said invalid)", ctx);
         }
+        if (!zero_result(&x->pen_gjk)) {
+            dump_result(stderr, "penetration by GJK", &x->pen_gjk);
+            violation("%s: penetration by GJK is not an all-zero MINK_ERR_INVALID (intersect said invalid)", ctx);
+        }
         return 0;
     }
     if (x->hit != 0 && x->hit != 1) violation("%s: intersect returned %d", ctx, x->hit);
     if (x->hit_gjk != 0 && x->hit_gjk != 1) violation("%s: intersect by GJK returned %d", ctx, x->hit_gjk);
     check_valid_result(ctx, "distance", &x->dist, L);
     check_valid_result(ctx, "penetration", &x->pen, L);
+    check_valid_result(ctx, "penetration by GJK", &x->pen_gjk, L);
     const double band = BAND_REL * L;
     const double dp = x->pen.distance, dd = x->dist.distance;
     if (dd < 0.0) violation("%s: distance query gave a negative distance %.9g", ctx, dd);
@@ -1076,6 +1093,14 @@ static int check_answer(const char *ctx, const answer *x, int expect, double L)
                   band);
     if ((dp > band && !(dd > 0.0)) || (dp < -band && dd > band))
         violation("%s: distance %.9g disagrees with penetration distance %.9g (band %.3g)", ctx, dd, dp, band);
+    /* the box test and GJK with EPA: one answer (converged, to the cache tolerance) */
+    const double dg = x->pen_gjk.distance;
+    if ((dp > band && dg < -band) || (dp < -band && dg > band) ||
+        (x->pen.status == MINK_OK && x->pen_gjk.status == MINK_OK && fabs(dp - dg) > CACHE_AGREE_REL * L)) {
+        dump_result(stderr, "penetration", &x->pen);
+        dump_result(stderr, "penetration by GJK", &x->pen_gjk);
+        violation("%s: penetration %.9g but by GJK %.9g (band %.3g)", ctx, dp, dg, band);
+    }
     return 1;
 }
 
@@ -1134,6 +1159,9 @@ static void null_scenario(const scenario *s)
             poison(&r);
             if (k->penetration(xa, xpa, xb, xpb, NULL, &r) != MINK_ERR_INVALID || !zero_result(&r))
                 violation("%s penetration: NULL argument %d accepted or result not zero", k->name, which);
+            poison(&r);
+            if (k->penetration_gjk(xa, xpa, xb, xpb, NULL, &r) != MINK_ERR_INVALID || !zero_result(&r))
+                violation("%s penetration by GJK: NULL argument %d accepted or result not zero", k->name, which);
             struct mink_manifold m;
             poison_manifold(&m);
             if (k->manifold(xa, xpa, xb, xpb, 0.0f, NULL, &m) != MINK_ERR_INVALID || !zero_manifold(&m))
@@ -1144,6 +1172,8 @@ static void null_scenario(const scenario *s)
         if (k->distance(a, pa, b, pb, &c, NULL) != MINK_ERR_INVALID) violation("%s distance: NULL out accepted", k->name);
         if (k->penetration(a, pa, b, pb, &c, NULL) != MINK_ERR_INVALID)
             violation("%s penetration: NULL out accepted", k->name);
+        if (k->penetration_gjk(a, pa, b, pb, &c, NULL) != MINK_ERR_INVALID)
+            violation("%s penetration by GJK: NULL out accepted", k->name);
         if (k->manifold(a, pa, b, pb, 0.0f, &c, NULL) != MINK_ERR_INVALID)
             violation("%s manifold: NULL out accepted", k->name);
         const mink_cache zero = {{0}};
