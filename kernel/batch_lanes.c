@@ -20,18 +20,12 @@
  * origin in A's frame), the S of tolerance.h, so that they track the float
  * rounding of the same quantities in the per-pair query. */
 
-/* A box axis whose projected half extent |n . axis| * h is below this times
- * S counts as perpendicular to n: the support feature is an edge or a face
- * along it, and the witness picks the point of that feature nearest the
- * other shape's center instead of a corner. The support value moves by at
- * most twice this much. */
-#define LANE_FREE_REL 1e-6f
+/* The box pairs' tolerances are the single query's (tolerance.h): the
+ * support feature's free axes, a witness inside its box, the edge axes'
+ * bias and the parallel edges skipped. */
+#define LANE_FREE_REL BOX_FREE_REL
 
-/* A witness point counts as inside its box when every local coordinate is
- * within this times S of the half extent. Witnesses are rebuilt from a
- * handful of products of S-sized numbers (~1e-7 S each); 4e-6 S leaves room
- * and stays well inside the tests' witness tolerance (1e-5 L). */
-#define LANE_INSIDE_REL 4e-6f
+#define LANE_INSIDE_REL BOX_INSIDE_REL
 
 /* Separated boxes: a pair of core points (p on A, q on B) is accepted when
  * |q - p| exceeds the support gap along (q - p) (a lower bound of the
@@ -40,15 +34,9 @@
  * as GJK's (MINK_GJK_GAP_REL), with room for the rounding of the gap. */
 #define LANE_CERT_REL 2e-6f
 
-/* An edge-edge axis must beat the best face axis by this times S to be
- * chosen: face axes give simpler, better-conditioned witnesses, and the
- * depth changes by at most this much. */
-#define LANE_EDGE_BIAS_REL 1e-6f
+#define LANE_EDGE_BIAS_REL BOX_EDGE_BIAS_REL
 
-/* Edge-edge axes e_i x b_j with |e_i x b_j|^2 below this are skipped (the
- * edges are parallel to 1e-6 rad: the face axes cover the pair; skipping
- * changes the depth by at most ~1e-6 of the edge length). */
-#define LANE_EDGE_MIN_LEN2 1e-12f
+#define LANE_EDGE_MIN_LEN2 BOX_EDGE_MIN_LEN2
 
 /* Segments whose directions have |u x e|^2 below this count as parallel:
  * the closest points are then taken in the middle of their common range

@@ -173,6 +173,33 @@ static inline float mink_gjk_gap_tol(float small, float scale)
  * MINK_MAX_ITERATIONS. */
 #define MINK_CAST_MAX_ITERATIONS 128
 
+/* Boxes (a capsule's core the box (0, h, 0), a sphere's the point) by the
+ * box test: the penetration of overlapping cores (box_depth.h) and the
+ * batch lanes' answers (batch_lanes.c). All times S. */
+
+/* A box axis whose projected half extent |n . axis| h is below this times
+ * S counts as perpendicular to n: the support feature is an edge or a face
+ * along it, and the witness picks the point of that feature nearest the
+ * other shape's centre instead of a corner. The support value moves by at
+ * most twice this much. */
+#define BOX_FREE_REL 1e-6f
+
+/* A witness point counts as inside its box when every local coordinate is
+ * within this times S of the half extent. Witnesses are rebuilt from a
+ * handful of products of S-sized numbers (~1e-7 S each); 4e-6 S leaves room
+ * and stays well inside the tests' witness tolerance (1e-5 L). */
+#define BOX_INSIDE_REL 4e-6f
+
+/* An edge-edge axis must beat the best face axis by this times S to be
+ * chosen: face axes give simpler, better-conditioned witnesses, and the
+ * depth changes by at most this much. */
+#define BOX_EDGE_BIAS_REL 1e-6f
+
+/* Edge-edge axes e_i x b_j with |e_i x b_j|^2 below this are skipped (the
+ * edges are parallel to 1e-6 rad: the face axes cover the pair; skipping
+ * changes the depth by at most ~1e-6 of the edge length). */
+#define BOX_EDGE_MIN_LEN2 1e-12f
+
 /* Queries accept a quaternion whose norm is within this of 1. */
 #define MINK_QUAT_UNIT_TOL 1e-3f
 
