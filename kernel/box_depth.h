@@ -88,7 +88,7 @@ MINK_INLINE float box_face_separation(const simd_pair *pair, v4 *fa, v4 *fb)
                          v4_mul(row[2], v4_splat_z(c)));
     const v4 ra = v4_add(v4_add(v4_mul(v4_abs(row[0]), v4_splat_x(ha)), v4_mul(v4_abs(row[1]), v4_splat_y(ha))),
                          v4_mul(v4_abs(row[2]), v4_splat_z(ha)));
-    const v4 pad = v4_set(0.0f, 0.0f, 0.0f, -INFINITY); /* lane 3 is no axis */
+    const v4 pad = v4_set(INFINITY, INFINITY, INFINITY, -INFINITY); /* lane 3 is no axis */
     *fa = v4_min(v4_sub(v4_abs(c), v4_add(ha, rb)), pad);
     *fb = v4_min(v4_sub(v4_abs(cb), v4_add(ra, hb)), pad);
     return box_top3(v4_max(*fa, *fb));
@@ -166,6 +166,58 @@ MINK_INLINE int box_overlap_depth(const simd_pair *pair, v4 fa, v4 fb, float fac
     out->pa = pa;
     out->pb = pb;
     out->depth = depth;
+    return 1;
+}
+
+/* Cores apart along a face axis (fa, fb, face: box_face_separation's, face
+ * > 0) with the other core's support point over that face: the axis bounds
+ * the distance from below and the support point and its foot on the face
+ * reach it, so the distance is the face's separation and the axis the
+ * normal (a corner, edge or face of one core over a face of the other:
+ * most separated pairs). 0 when the point is off the face by more than
+ * BOX_INSIDE_REL S (closest features edge to edge, or corner to edge:
+ * GJK answers). *out: the normal, the core witnesses (pb - pa = face n),
+ * depth = -face. */
+MINK_INLINE int box_face_distance(const simd_pair *pair, v4 fa, v4 fb, float face, box_depth *out)
+{
+    const float s = pair->scale;
+    const v4 ha = mink_simd_core_half(pair->a), hb = mink_simd_core_half(pair->b), c = pair->pos_b;
+    const v4 tol = v4_splat(BOX_INSIDE_REL * s), free_rel = v4_splat(BOX_FREE_REL * s);
+    const v4 *row = pair->row;
+    v4 n, pa, pb;
+    v4m over;
+    if (box_top3(fa) == face) {
+        /* A's face k; B's support along -n (a free axis: its point nearest
+         * A's centre), and its foot on the face */
+        const uint32_t k = box_lane_of(fa, face);
+        const v4m lane_k = v4_cmpeq(v4_set(k == 0, k == 1, k == 2, 0.0f), v4_splat(1.0f));
+        n = v4_select(lane_k, box_flip(v4_splat(1.0f), c), v4_zero());
+        const v4 nb = v4_add(v4_add(v4_mul(row[0], v4_splat_x(n)), v4_mul(row[1], v4_splat_y(n))),
+                             v4_mul(row[2], v4_splat_z(n)));
+        const v4 cb = v4_add(v4_add(v4_mul(row[0], v4_splat_x(c)), v4_mul(row[1], v4_splat_y(c))),
+                             v4_mul(row[2], v4_splat_z(c)));
+        const v4 xb = v4_select(v4_cmpge(free_rel, v4_mul(v4_abs(nb), hb)), box_clamp(v4_neg(cb), hb),
+                                box_flip(hb, v4_neg(nb)));
+        pb = v4_add(c, rot_apply(row, xb));
+        pa = v4_select(lane_k, box_flip(ha, n), pb);
+        over = v4_or(lane_k, v4_cmpge(v4_add(ha, tol), v4_abs(pb)));
+    } else {
+        /* B's face j; A's support along n, and its foot on the face */
+        const v4 bj = pair->col[box_lane_of(fb, face)];
+        n = v4_dot(bj, c) < 0.0f ? v4_neg(bj) : bj;
+        pa = v4_select(v4_cmpge(free_rel, v4_mul(v4_abs(n), ha)), box_clamp(c, ha), box_flip(ha, n));
+        pb = v4_add(pa, v4_scale(n, face));
+        const v4 lb = v4_sub(pb, c);
+        const v4 local = v4_add(v4_add(v4_mul(row[0], v4_splat_x(lb)), v4_mul(row[1], v4_splat_y(lb))),
+                                v4_mul(row[2], v4_splat_z(lb)));
+        /* lane j of local is on the face: within hb_j up to rounding */
+        over = v4_cmpge(v4_add(v4_add(hb, tol), tol), v4_abs(local));
+    }
+    if (!v4_all(over)) return 0;
+    out->n = n;
+    out->pa = pa;
+    out->pb = pb;
+    out->depth = -face;
     return 1;
 }
 

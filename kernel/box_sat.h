@@ -88,16 +88,6 @@ MINK_INLINE box_seen box_seen_from(const v4 row[3], v4 hb, v4 d)
     return s;
 }
 
-/* 1 when one of A's face axes (half extents ha) separates B from A:
- * box_sat_faces_a's test, from the numbers the corner test below uses (B's
- * reach along each axis as the sum of its half axes' absolute coordinates),
- * with no box_axes set up. */
-MINK_INLINE int box_faces_apart(v4 ha, const box_seen *b)
-{
-    const v4 reach = v4_hsum4(v4_abs(b->h[0]), v4_abs(b->h[1]), v4_abs(b->h[2]), v4_zero());
-    return v4_mask_bits(v4_cmpgt(v4_abs(b->d), v4_add(ha, reach))) != 0;
-}
-
 /* The first corner (bits zyx, as mink_simd_core_point numbers them) of box
  * B inside box A (half extents ha), boundary included: a point of both
  * without a search; -1 when none is. Lanes: the four corners of each z

@@ -531,18 +531,15 @@ static __attribute__((noinline)) void distance_in_double(const simd_query *q, co
     }
 }
 
-/* Two boxes: a corner of either inside the other, a point of both cores
- * (A frame), found without GJK (boxes crossing edge over edge have none,
- * and run GJK). A face axis of either that separates them says first, for
- * less, that no corner is inside. */
+/* Two boxes that no face axis separates (box_face_separation): a corner of
+ * either inside the other, a point of both cores (A frame), found without
+ * GJK (boxes crossing edge over edge have none, and run GJK). */
 static int box_common_corner(const simd_pair *pair, v4 *point)
 {
     const v4 ha = v4_xyz(v4_load(pair->a->half)), hb = v4_xyz(v4_load(pair->b->half)); /* 4th: extent */
     /* B in A's frame; A in B's: R^T's rows are R's columns, A's origin at -R^T pos_b */
     const box_seen b_in_a = box_seen_from(pair->row, hb, pair->pos_b);
-    if (box_faces_apart(ha, &b_in_a)) return 0;
     const box_seen a_in_b = box_seen_from(pair->col, ha, v4_neg(rot_apply(pair->col, pair->pos_b)));
-    if (box_faces_apart(hb, &a_in_b)) return 0;
     int k = box_corner_in(ha, &b_in_a);
     if (k >= 0) {
         *point = mink_simd_b_point(pair, (uint32_t)k);
@@ -565,6 +562,33 @@ static void overlap_answer(const simd_query *q, v4 common, mink_result *out)
     out->point_a = out->point_b = world_point(q, common);
 }
 
+/* A box with a box, capsule or sphere whose cores are apart along a face
+ * axis (fa, fb, face: box_face_separation's) by at least the near-contact
+ * band, the other core over that face: the box test's answer
+ * (box_face_distance), no GJK. Rounded shapes touching within rounding
+ * are left to GJK and its double check. common_point: the distance query
+ * (rounded shapes overlapping with cores apart: distance 0 and a point of
+ * both). 0 leaves the pair to GJK. */
+static __attribute__((noinline)) int box_apart_answer(const simd_query *q, v4 fa, v4 fb, float face, mink_cache *cache,
+                                                      mink_result *out, int common_point)
+{
+    const float margin = q->ra + q->rb;
+    box_depth bd;
+    if (mink_double_doubt(face, margin, q->pair.scale) || !box_face_distance(&q->pair, fa, fb, face, &bd)) return 0;
+    if (common_point && face <= margin) {
+        const v4 p = v4_add(bd.pa, v4_scale(bd.n, mink_overlap_middle(q->ra, q->rb, face)));
+        finish(q, p, p, bd.n, 0.0f, out);
+        out->point_a = out->point_b = world_point(q, p);
+    } else {
+        finish(q, bd.pa, bd.pb, bd.n, face - margin, out);
+    }
+    out->iterations = out->gjk_iterations = 0;
+    out->support_calls = 0;
+    out->status = MINK_OK;
+    remember(q, cache, face > margin ? CACHE_SEPARATED : CACHE_OVERLAP, v4_scale(bd.n, face), NULL);
+    return 1;
+}
+
 mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
                           const mink_shape *b, const mink_pose *pb,
                           mink_cache *cache, mink_result *out)
@@ -575,8 +599,15 @@ mink_status mink_distance(const mink_shape *a, const mink_pose *pa,
         mink_result_error(out, MINK_ERR_INVALID);
         return MINK_ERR_INVALID;
     }
+    float face = INFINITY; /* the box test's face axes' separation (primitive pairs) */
+    if (primitive_pair(a, b)) {
+        v4 fa, fb;
+        face = box_face_separation(&q.pair, &fa, &fb);
+        if (face >= MINK_DOUBLE_NEAR_REL * q.pair.scale && box_apart_answer(&q, fa, fb, face, cache, out, 1))
+            return MINK_OK;
+    }
     v4 common;
-    if (a->type == MINK_SHAPE_BOX && b->type == MINK_SHAPE_BOX && box_common_corner(&q.pair, &common)) {
+    if (a->type == MINK_SHAPE_BOX && b->type == MINK_SHAPE_BOX && face <= 0.0f && box_common_corner(&q.pair, &common)) {
         overlap_answer(&q, common, out);
         out->iterations = out->gjk_iterations = 0;
         out->status = MINK_OK;
@@ -675,6 +706,8 @@ MINK_ALWAYS_INLINE mink_status penetration(const mink_shape *a, const mink_pose 
         v4 fa, fb;
         const float face = box_face_separation(&q.pair, &fa, &fb);
         if (face <= -MINK_DOUBLE_NEAR_REL * q.pair.scale && penetration_of_boxes(&q, fa, fb, face, cache, out))
+            return MINK_OK;
+        if (face >= MINK_DOUBLE_NEAR_REL * q.pair.scale && box_apart_answer(&q, fa, fb, face, cache, out, 0))
             return MINK_OK;
     }
     simd_gjk_result g;
