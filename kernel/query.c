@@ -766,14 +766,21 @@ static __attribute__((noinline)) mink_status penetration_plain(const mink_shape 
     return penetration(a, pa, b, pb, cache, out, 1);
 }
 
+/* An answer st of solver, checked when the sizes are far apart. */
+MINK_ALWAYS_INLINE mink_status checked(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                       const mink_pose *pb, mink_status st, mink_penetration_fn solver,
+                                       mink_result *out)
+{
+    return out && mink_penetration_needs_check(a, b, st, out)
+               ? mink_penetration_checked(a, pa, b, pb, st, solver, hull_support, out)
+               : st;
+}
+
 mink_status mink_penetration(const mink_shape *a, const mink_pose *pa,
                              const mink_shape *b, const mink_pose *pb,
                              mink_cache *cache, mink_result *out)
 {
-    const mink_status st = penetration(a, pa, b, pb, cache, out, 1);
-    return out && mink_penetration_needs_check(a, b, st, out)
-               ? mink_penetration_checked(a, pa, b, pb, st, penetration_plain, hull_support, out)
-               : st;
+    return checked(a, pa, b, pb, penetration(a, pa, b, pb, cache, out, 1), penetration_plain, out);
 }
 
 /* GJK and EPA alone: kept measurable (the benchmark's simd-gjk). */
@@ -788,8 +795,5 @@ mink_status mink_penetration_gjk(const mink_shape *a, const mink_pose *pa,
                                  const mink_shape *b, const mink_pose *pb,
                                  mink_cache *cache, mink_result *out)
 {
-    const mink_status st = penetration_gjk_plain(a, pa, b, pb, cache, out);
-    return out && mink_penetration_needs_check(a, b, st, out)
-               ? mink_penetration_checked(a, pa, b, pb, st, penetration_gjk_plain, hull_support, out)
-               : st;
+    return checked(a, pa, b, pb, penetration_gjk_plain(a, pa, b, pb, cache, out), penetration_gjk_plain, out);
 }

@@ -86,14 +86,10 @@ static inline v4 mink_quat_norm2_pair(const mink_pose *pa, const mink_pose *pb)
     return v4_add(v4_add(xy, v4_shuffle(a2, b2, 2, 2, 2, 2)), v4_shuffle(a2, b2, 3, 3, 3, 3));
 }
 
-/* Checks a query's inputs without copying them; on success gives |q|^2 of
- * each pose, lanes (a, a, b, b) of *norm2 (within MINK_QUAT_UNIT_TOL of 1:
- * mink_quat_bad's test). Returns 0 on success, MINK_ERR_INVALID otherwise. */
-static inline int mink_check_inputs_v(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
-                                      const mink_pose *pb, v4 *norm2);
-
-/* mink_check_inputs_v's tests of the values alone: for a caller that has
- * checked the pointers and the shapes' kinds itself. */
+/* mink_check_inputs_v's tests of the values alone, for a caller that has
+ * checked the pointers and the shapes' kinds itself: sizes, positions, and
+ * |q|^2 of each pose, lanes (a, a, b, b) of *norm2 (within
+ * MINK_QUAT_UNIT_TOL of 1: mink_quat_bad's test). */
 static inline int mink_check_values_v(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
                                       const mink_pose *pb, v4 *norm2)
 {
@@ -107,19 +103,15 @@ static inline int mink_check_values_v(const mink_shape *a, const mink_pose *pa, 
     return v4_all(ok) ? 0 : MINK_ERR_INVALID;
 }
 
+/* Checks a query's inputs without copying them (the values, and the
+ * pointers and kinds); on success gives |q|^2 as above. Returns 0 on
+ * success, MINK_ERR_INVALID otherwise. */
 static inline int mink_check_inputs_v(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
                                       const mink_pose *pb, v4 *norm2)
 {
     if (!a || !b || !pa || !pb) return MINK_ERR_INVALID;
-    const float lo = (1.0f - MINK_QUAT_UNIT_TOL) * (1.0f - MINK_QUAT_UNIT_TOL);
-    const float hi = (1.0f + MINK_QUAT_UNIT_TOL) * (1.0f + MINK_QUAT_UNIT_TOL);
-    const v4 n2 = mink_quat_norm2_pair(pa, pb);
-    *norm2 = n2;
-    const v4m ok = v4_and(v4_and(v4_and(mink_shape_sizes_ok(a), mink_shape_sizes_ok(b)),
-                                 v4_and(mink_position_ok(pa), mink_position_ok(pb))),
-                          mink_in_range(n2, v4_splat(lo), v4_splat(hi)));
     const int bad = mink_shape_kind_bad(a) | mink_shape_kind_bad(b);
-    return (bad | !v4_all(ok)) ? MINK_ERR_INVALID : 0;
+    return (bad | mink_check_values_v(a, pa, b, pb, norm2)) ? MINK_ERR_INVALID : 0;
 }
 
 /* The same with |q|^2 of each pose as floats. */
