@@ -178,10 +178,11 @@ static inline float mink_gjk_gap_tol(float small, float scale)
  * batch lanes' answers (batch_lanes.c). All times S. */
 
 /* A box axis whose projected half extent |n . axis| h is below this times
- * S counts as perpendicular to n: the support feature is an edge or a face
- * along it, and the witness picks the point of that feature nearest the
- * other shape's centre instead of a corner. The support value moves by at
- * most twice this much. */
+ * S (the batch lanes) or the smaller core's extent (the single query:
+ * box_free, box_depth.h) counts as perpendicular to n: the support feature
+ * is an edge or a face along it, and the witness picks the point of that
+ * feature nearest the other shape's centre instead of a corner. The
+ * support value moves by at most twice this much. */
 #define BOX_FREE_REL 1e-6f
 
 /* A witness point counts as inside its box when every local coordinate is
