@@ -13,10 +13,11 @@
 # (build/fuzz/artifacts/<target>/crash-*); replay one with
 #   build/fuzz/tests/fuzz/<target>_replay <file>
 #
-# Environment: MINK_FUZZ_SEED fixes libFuzzer's seed (-seed): the same
-# binary then tries the same inputs in the same order, so a finding replays
-# and a longer run here covers a shorter one elsewhere (CI fixes it; without
-# it every run explores from a new seed). MINK_FUZZ_CFLAGS adds C flags to the build, e.g.
+# Environment: MINK_FUZZ_SEED fixes libFuzzer's seed (-seed; default: a new
+# one each run). Runs from one seed start alike but do not stay alike: the
+# coverage a run sees is not quite the same from run to run (two runs of
+# fuzz_cases from seed 1 parted within 20000 inputs), and the mutations
+# follow it; a finding replays from its crash file, not from the seed. MINK_FUZZ_CFLAGS adds C flags to the build, e.g.
 #   MINK_FUZZ_CFLAGS=-DMINK_FUZZ_MAX_MAGNITUDE=1e5 (inputs clamped to a
 #   magnitude, to look past a known finding about huge coordinates).
 # As root, installs clang and libFuzzer (libclang-rt-<N>-dev) when missing.
