@@ -80,11 +80,7 @@ MINK_INLINE v4 box_clamp(v4 x, v4 h) { return v4_min(v4_max(x, v4_neg(h)), h); }
 MINK_INLINE v4 box_flip(v4 h, v4 s) { return v4_select(v4_cmpgt(v4_zero(), s), v4_neg(h), h); }
 
 /* R^T v: v in B's frame (lanes j: b_j . v). */
-MINK_INLINE v4 box_in_b(const box_axes *x, v4 v)
-{
-    return v4_add(v4_add(v4_mul(x->row[0], v4_splat_x(v)), v4_mul(x->row[1], v4_splat_y(v))),
-                  v4_mul(x->row[2], v4_splat_z(v)));
-}
+MINK_INLINE v4 box_in_b(const box_axes *x, v4 v) { return rot_apply_t(x->row, v); }
 
 /* The box test's face axes for a primitive pair (pair: A's frame), from
  * the pair's rows and columns: the separations along A's axes (*fa, lanes
@@ -97,8 +93,7 @@ MINK_INLINE float box_face_separation(const simd_pair *pair, v4 *fa, v4 *fb)
     const v4 *row = pair->row, *col = pair->col;
     const v4 rb = v4_add(v4_add(v4_mul(v4_abs(col[0]), v4_splat_x(hb)), v4_mul(v4_abs(col[1]), v4_splat_y(hb))),
                          v4_mul(v4_abs(col[2]), v4_splat_z(hb)));
-    const v4 cb = v4_add(v4_add(v4_mul(row[0], v4_splat_x(c)), v4_mul(row[1], v4_splat_y(c))),
-                         v4_mul(row[2], v4_splat_z(c)));
+    const v4 cb = rot_apply_t(row, c);
     const v4 ra = v4_add(v4_add(v4_mul(v4_abs(row[0]), v4_splat_x(ha)), v4_mul(v4_abs(row[1]), v4_splat_y(ha))),
                          v4_mul(v4_abs(row[2]), v4_splat_z(ha)));
     const v4 pad = v4_set(INFINITY, INFINITY, INFINITY, -INFINITY); /* lane 3 is no axis */
@@ -205,10 +200,7 @@ MINK_INLINE int box_face_distance(const simd_pair *pair, v4 fa, v4 fb, float fac
         const uint32_t k = box_lane_of(fa, face);
         const v4m lane_k = v4_cmpeq(v4_set(k == 0, k == 1, k == 2, 0.0f), v4_splat(1.0f));
         n = v4_select(lane_k, box_flip(v4_splat(1.0f), c), v4_zero());
-        const v4 nb = v4_add(v4_add(v4_mul(row[0], v4_splat_x(n)), v4_mul(row[1], v4_splat_y(n))),
-                             v4_mul(row[2], v4_splat_z(n)));
-        const v4 cb = v4_add(v4_add(v4_mul(row[0], v4_splat_x(c)), v4_mul(row[1], v4_splat_y(c))),
-                             v4_mul(row[2], v4_splat_z(c)));
+        const v4 nb = rot_apply_t(row, n), cb = rot_apply_t(row, c);
         const v4 xb = v4_select(v4_cmpge(free_rel, v4_mul(v4_abs(nb), hb)), box_clamp(v4_neg(cb), hb),
                                 box_flip(hb, v4_neg(nb)));
         pb = v4_add(c, rot_apply(row, xb));
@@ -221,8 +213,7 @@ MINK_INLINE int box_face_distance(const simd_pair *pair, v4 fa, v4 fb, float fac
         pa = v4_select(v4_cmpge(free_rel, v4_mul(v4_abs(n), ha)), box_clamp(c, ha), box_flip(ha, n));
         pb = v4_add(pa, v4_scale(n, face));
         const v4 lb = v4_sub(pb, c);
-        const v4 local = v4_add(v4_add(v4_mul(row[0], v4_splat_x(lb)), v4_mul(row[1], v4_splat_y(lb))),
-                                v4_mul(row[2], v4_splat_z(lb)));
+        const v4 local = rot_apply_t(row, lb);
         /* lane j of local is on the face: within hb_j up to rounding */
         over = v4_cmpge(v4_add(v4_add(hb, tol), tol), v4_abs(local));
     }

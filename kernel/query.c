@@ -110,12 +110,6 @@ static void remember(const simd_query *q, mink_cache *cache, cache_outcome outco
 
 static mink_vec3 world_point(const simd_query *q, v4 p) { return v4_to_vec3(v4_add(rot_apply(q->rot_a, p), q->pos_a)); }
 
-/* R_a^T n: a world direction in A's frame (rows of R_a, weighted). */
-static v4 frame_a_of_world(const simd_query *q, v4 n)
-{
-    return v4_madd(v4_splat_z(n), q->rot_a[2], v4_madd(v4_splat_y(n), q->rot_a[1], v4_mul(v4_splat_x(n), q->rot_a[0])));
-}
-
 /* |v| and v / |v| without underflow for tiny v (squares of 1e-22 are
  * denormal): v is scaled by its largest component first. */
 static float length_and_unit(v4 v, v4 *unit)
@@ -392,7 +386,7 @@ static __attribute__((noinline)) int intersect_cold_gjk(const mink_shape *a, con
         double_closest(&q, &g.simplex, &d);
         g.overlap = !(d.distance > (double)q.ra + q.rb);
         /* apart in double: its normal is the axis (float's v may be 0) */
-        if (!g.overlap) g.v = frame_a_of_world(&q, v4_set((float)d.normal[0], (float)d.normal[1], (float)d.normal[2], 0.0f));
+        if (!g.overlap) g.v = rot_apply_t(q.rot_a, v4_set((float)d.normal[0], (float)d.normal[1], (float)d.normal[2], 0.0f));
     }
     remember(&q, cache, g.overlap ? CACHE_OVERLAP : CACHE_SEPARATED, g.v, &g.simplex);
     if (info) {

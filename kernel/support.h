@@ -101,6 +101,13 @@ MINK_INLINE v4 rot_apply(const v4 *rows3, v4 v)
     return v4_hsum4(v4_mul(rows3[0], v), v4_mul(rows3[1], v), v4_mul(rows3[2], v), v4_zero());
 }
 
+/* R^T v from R's rows: (v.x row0 + v.y row1) + v.z row2 (a direction of
+ * R's target frame in its source frame). */
+MINK_INLINE v4 rot_apply_t(const v4 *rows3, v4 v)
+{
+    return v4_madd(v4_splat_z(v), rows3[2], v4_madd(v4_splat_y(v), rows3[1], v4_mul(v4_splat_x(v), rows3[0])));
+}
+
 /* B's core point of a feature index, in A's frame. */
 MINK_INLINE v4 mink_simd_b_point(const simd_pair *pair, uint32_t index)
 {
@@ -162,7 +169,7 @@ MINK_INLINE void mink_simd_pair_frame(const mink_pose *pa, float qa_norm2, const
     v4_quat_rows(v4_quat_conj_mul(qa, qb), 2.0f / (qa_norm2 * qb_norm2), row);
     /* R_a^T d = d.x row0 + d.y row1 + d.z row2 (rows of R_a) */
     const v4 d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x))); /* the 4th lanes read q.x */
-    *pos_b = v4_madd(v4_splat_z(d), rot_a[2], v4_madd(v4_splat_y(d), rot_a[1], v4_mul(v4_splat_x(d), rot_a[0])));
+    *pos_b = rot_apply_t(rot_a, d);
 }
 
 /* S of tolerance.h for the pair: the cores' extents and the distance
