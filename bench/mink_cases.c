@@ -1,7 +1,7 @@
 /* mink-cases: runs, checks and times a query case file (tests/data/FORMAT.md).
  *
- *   mink-cases run      FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache]
- *   mink-cases check    FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--tol local] [--verbose]
+ *   mink-cases run      FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--batch]
+ *   mink-cases check    FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--batch] [--tol local] [--verbose]
  *   mink-cases time     FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--reps N]
  *   mink-cases manifold FILE [--kernel ref|simd] [--margin M] [--cache]
  *   mink-cases cast     FILE [--kernel ref|simd]
@@ -12,7 +12,10 @@
  * "Casts": mink_cast where both rotations are constant, else mink_toi;
  * check and time take it too). Defaults: --kernel simd --query penetration, no cache. --cache
  * gives each group one mink_cache, carried from case to case in file order
- * (frame coherence on trajectories). */
+ * (frame coherence on trajectories). --batch (SIMD kernel; penetration,
+ * intersect, manifold) answers through the batch API instead: the whole
+ * file in one call, or with --cache in rounds, the next case of every group
+ * per call (each pair its group's cache). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "cases.h"
@@ -28,7 +31,7 @@ enum { QUERY_MANIFOLD = CASE_QUERY_PENETRATION + 1, QUERY_CAST };
 
 typedef struct options {
     const char *cmd, *file;
-    int kernel, query, cache, verbose, query_given, local;
+    int kernel, query, cache, verbose, query_given, local, batch;
     long reps;
     float margin;      /* manifolds only */
 } options;
@@ -53,8 +56,8 @@ typedef struct groups {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: mink-cases run      FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache]\n"
-            "       mink-cases check    FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--tol local] [--verbose]\n"
+            "usage: mink-cases run      FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--batch]\n"
+            "       mink-cases check    FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--batch] [--tol local] [--verbose]\n"
             "       mink-cases time     FILE [--kernel ref|simd] [--query Q] [--margin M] [--cache] [--reps N]\n"
             "       mink-cases manifold FILE [--kernel ref|simd] [--margin M] [--cache]  (run --query manifold)\n"
             "       mink-cases cast     FILE [--kernel ref|simd]  (run --query cast)\n"
@@ -62,6 +65,8 @@ static void usage(FILE *f)
             "kernel default simd.\n"
             "--margin: the manifold query's margin, >= 0 (default 0).\n"
             "--cache: one mink_cache per group, carried through the group's cases in order.\n"
+            "--batch: through mink_penetration_batch, mink_intersect_batch or mink_manifold_batch\n"
+            "  (simd kernel): the file in one call, or with --cache the next case of every group per call.\n"
             "--tol local: check with FORMAT.md's local tolerance (the smaller shape's size and the\n"
             "  float resolution of the coordinates) instead of 1e-4 L (--tol format, the default).\n");
 }
@@ -133,6 +138,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->verbose = 1;
         } else if (strcmp(a, "--cache") == 0) {
             o->cache = 1;
+        } else if (strcmp(a, "--batch") == 0) {
+            o->batch = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option", a);
         } else if (!o->file) {
@@ -149,6 +156,9 @@ static int parse_options(int argc, char **argv, options *o)
     if (have_margin && o->query != QUERY_MANIFOLD) return usage_error("--margin is for the manifold query", NULL);
     if (o->verbose && strcmp(o->cmd, "check") != 0) return usage_error("--verbose is for check", NULL);
     if (have_reps && strcmp(o->cmd, "time") != 0) return usage_error("--reps is for time", NULL);
+    if (o->batch && strcmp(o->cmd, "time") == 0) return usage_error("--batch is for run and check", NULL);
+    if (o->batch && (o->kernel != CASE_KERNEL_SIMD || o->query == CASE_QUERY_DISTANCE || o->query == QUERY_CAST))
+        return usage_error("--batch is for the simd kernel's penetration, intersect and manifold", NULL);
     return 0;
 }
 
@@ -230,9 +240,64 @@ static void print_one(const options *o, const mink_case *c, const answer *a)
     else case_print_result(stdout, c, o->query, &a->r);
 }
 
+/* One batch call over the cases idx[0..n) (pairs and scratch hold n). */
+static void run_batch_call(const case_set *set, const options *o, const size_t *idx, size_t n, mink_cache **cache,
+                           mink_pair *pairs, int *hits, mink_result *rs, struct mink_manifold *ms, answer *res)
+{
+    for (size_t i = 0; i < n; ++i) {
+        const mink_case *c = &set->cases[idx[i]];
+        pairs[i] = (mink_pair){&c->a, c->pa, &c->b, c->pb, cache ? cache[i] : NULL};
+    }
+    if (o->query == QUERY_MANIFOLD) {
+        mink_manifold_batch(pairs, n, o->margin, ms);
+        for (size_t i = 0; i < n; ++i) res[idx[i]].m = ms[i];
+    } else if (o->query == CASE_QUERY_INTERSECT) {
+        mink_intersect_batch(pairs, n, hits);
+        for (size_t i = 0; i < n; ++i) { /* case_run's mapping: distance 1 apart, 0 overlapping */
+            mink_result *r = &res[idx[i]].r;
+            memset(r, 0, sizeof *r);
+            r->status = hits[i] < 0 ? MINK_ERR_INVALID : MINK_OK;
+            r->distance = hits[i] > 0 ? 0.0f : 1.0f;
+        }
+    } else {
+        mink_penetration_batch(pairs, n, rs);
+        for (size_t i = 0; i < n; ++i) res[idx[i]].r = rs[i];
+    }
+}
+
+/* --batch: the file in one call; with --cache, round r takes the r-th case
+ * of every group (one pair per cache in a call, each group in file order). */
+static int run_batches(const case_set *set, const groups *g, const options *o, answer *res)
+{
+    const size_t cap = set->count ? set->count : 1;
+    size_t *idx = calloc(cap, sizeof *idx);
+    mink_cache **cache = calloc(cap, sizeof *cache);
+    mink_cache *caches = calloc(g->count ? g->count : 1, sizeof(mink_cache));
+    mink_pair *pairs = calloc(cap, sizeof *pairs);
+    int *hits = calloc(cap, sizeof *hits);
+    mink_result *rs = calloc(cap, sizeof *rs);
+    struct mink_manifold *ms = calloc(cap, sizeof *ms);
+    const int ok = idx && cache && caches && pairs && hits && rs && ms;
+    if (ok && !o->cache) {
+        for (size_t i = 0; i < set->count; ++i) idx[i] = i;
+        run_batch_call(set, o, idx, set->count, NULL, pairs, hits, rs, ms, res);
+    } else if (ok) {
+        for (size_t r = 0;; ++r) {
+            size_t n = 0;
+            for (size_t k = 0; k < g->count; ++k)
+                if (r < g->size[k]) idx[n] = g->members[k][r], cache[n++] = &caches[k];
+            if (n == 0) break;
+            run_batch_call(set, o, idx, n, cache, pairs, hits, rs, ms, res);
+        }
+    }
+    free(idx), free(cache), free(caches), free(pairs), free(hits), free(rs), free(ms);
+    return ok ? 0 : -1;
+}
+
 /* Runs every case in file order, each group with its own cache when asked. */
 static int run_all(const case_set *set, const groups *g, const options *o, answer *res)
 {
+    if (o->batch) return run_batches(set, g, o, res);
     mink_cache *caches = calloc(g->count ? g->count : 1, sizeof(mink_cache));
     if (!caches) return -1;
     for (size_t i = 0; i < set->count; ++i)

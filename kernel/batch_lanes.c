@@ -34,6 +34,14 @@
  * as GJK's (MINK_GJK_GAP_REL), with room for the rounding of the gap. */
 #define LANE_CERT_REL 2e-6f
 
+/* Separated boxes: p and q count as each other's closest points when one
+ * more round of projections moves them by at most LANE_STEP_REL |q - p|
+ * (the normal then holds to about 2e-4 rad), or by LANE_STEP_FLOOR_REL of
+ * the near-contact distance (MINK_DOUBLE_NEAR_REL S, below which lanes are
+ * left to the per-pair query): 2.5e-7 S, a few float roundings of S. */
+#define LANE_STEP_REL 1e-4f
+#define LANE_STEP_FLOOR_REL 2.5e-4f
+
 #define LANE_EDGE_BIAS_REL BOX_EDGE_BIAS_REL
 
 #define LANE_EDGE_MIN_LEN2 BOX_EDGE_MIN_LEN2
@@ -465,13 +473,28 @@ typedef struct box_lanes {
     vw3 ha, hb;
     vw3 b[3];      /* B's axes in A's frame                                  */
     vw cb[3];      /* c . b_j                                                */
-    vw scale;
+    vw scale;      /* the tolerances' scale (box_tolerance_scale)            */
+    vw near;       /* MINK_DOUBLE_NEAR_REL S: closer, no normal from q - p   */
     /* the separating axis test */
     vw best;       /* largest separation over the axes; <= 0: -(core depth) */
     vw code;       /* 0..2 face of A, 3..5 face of B, 6 + 3i + j edge i x j */
     vw ei, ej;     /* edge axis indices i (A) and j (B) as floats           */
     vw3 n;         /* the best axis, unit, from A to B                      */
 } box_lanes;
+
+/* The box lanes' tolerances are relative to S, or to three times the
+ * smaller shape's size (extent plus radius) when that is less: FORMAT.md's
+ * local rule measures a contact by its smaller shape, and a 6 cm box on a
+ * 250 m slab took 1e-6 S (3e-4) as its edge bias and 4e-6 S as its
+ * witnesses' slack, above that rule's 1e-4 of the box. Where the float
+ * rounding of S's coordinates exceeds the tightened bounds, the lane stays
+ * undecided and the per-pair query answers it. */
+static vw box_tolerance_scale(const lane_in *in, size_t base, vw scale)
+{
+    const vw smaller = vw_min(vw_add(row(in, LI_EA, base), row(in, LI_RA, base)),
+                              vw_add(row(in, LI_EB, base), row(in, LI_RB, base)));
+    return vw_min(scale, vw_mul(vw_splat(3.0f), smaller));
+}
 
 static void box_load(const lane_in *in, size_t base, box_lanes *o)
 {
@@ -483,7 +506,9 @@ static void box_load(const lane_in *in, size_t base, box_lanes *o)
     }
     o->ha = o->f.ha;
     o->hb = o->f.hb;
-    o->scale = frame_scale(in, base, &o->f);
+    const vw scale = frame_scale(in, base, &o->f);
+    o->scale = box_tolerance_scale(in, base, scale);
+    o->near = vw_mul(vw_splat(MINK_DOUBLE_NEAR_REL), scale);
 }
 
 /* Half width of B along (unnormalized) l: sum_j hb_j |l . b_j|. */
@@ -678,7 +703,7 @@ static void box_solve(box_lanes *o, box_answer *ans)
         const vwm ok = vw_and(vw_and(inside3(pa, o->ha, tol_in), inside3(box_local_b(o, pb), o->hb, tol_in)), edge_ok);
         ans->pa = w3_select(overlap, pa, ans->pa);
         ans->pb = w3_select(overlap, pb, ans->pb);
-        ans->undecided = vw_andnot(overlap, ok);
+        ans->undecided = vw_or(ans->undecided, vw_andnot(overlap, ok));
     }
 
     const vwm separated = vw_and(o->f.valid, vw_cmpgt(o->best, w_zero()));
@@ -697,11 +722,23 @@ static void box_solve(box_lanes *o, box_answer *ans)
             vw d_s;
             const vw d = w3_length(v, &v_s, &d_s);
             const vwm touch = w_not(vw_cmpgt(d, tiny));
-            /* the gap along v itself: it bounds the distance from below and,
-             * being first order in the direction (the distance is second
-             * order), certifies the direction too */
+            /* the gap along v itself: it bounds the distance from below;
+             * and the direction, when p and q are each other's closest
+             * points (one more round moves them by at most 1e-4 |q - p|, or
+             * by rounding): a gap that matches |q - p| alone leaves v
+             * tilted by up to sqrt(2 tol / |q - p|) where a corner is the
+             * closest feature (its gap falls with the tilt's square) */
             const vw gap = box_gap(o, w3_scale(v_s, vw_div(one, vw_select(touch, one, d_s))));
-            const vwm by_gap = vw_cmpge(tol_cert, vw_sub(d, gap));
+            const vw3 pn = box_clamp_a(o, q);
+            const vw3 qn = box_clamp_b(o, pn);
+            const vw3 dp = w3_sub(pn, p), dq = w3_sub(qn, q);
+            const vw step = vw_max(vw_mul(vw_splat(LANE_STEP_REL), d), vw_mul(vw_splat(LANE_STEP_FLOOR_REL), o->near));
+            const vwm fixed = vw_cmpge(vw_mul(step, step), vw_add(w3_dot(dp, dp), w3_dot(dq, dq)));
+            /* nor closer than MINK_DOUBLE_NEAR_REL S, where the per-pair
+             * query answers in double: float's rounding of c (1e-7 S) tilts
+             * q - p by that over the distance (3-8 mrad seen: a 0.4 mm
+             * capsule 9e-5 from a 2 m box) */
+            const vwm by_gap = vw_and(vw_and(fixed, vw_cmpge(d, o->near)), vw_cmpge(tol_cert, vw_sub(d, gap)));
             /* or the best axis bounds it (parallel closest features: faces,
              * edge on face, where alternation crawls and v stays tilted),
              * and v is that axis up to LANE_INSIDE_REL: the answer is then
@@ -712,8 +749,6 @@ static void box_solve(box_lanes *o, box_answer *ans)
             on_axis = vw_or(on_axis, vw_and(active, vw_andnot(vw_andnot(by_axis, by_gap), touch)));
             active = vw_andnot(active, vw_or(touch, vw_or(by_gap, by_axis)));
             if (vw_none(active) || round == LANE_MAX_ROUNDS) break;
-            const vw3 pn = box_clamp_a(o, q);
-            const vw3 qn = box_clamp_b(o, pn);
             p = w3_select(active, pn, p);
             q = w3_select(active, qn, q);
         }

@@ -2,7 +2,7 @@
 # Independent probes: random shape pairs from fixed seeds, with exact answers
 # from scripts/probe_oracle.py (qhull on the Minkowski difference, double
 # precision: no GJK, no EPA), checked through mink-cases for both kernels,
-# every query, with and without a cache. Catches what the shared case files'
+# every query, with and without a cache, and through the batch API. Catches what the shared case files'
 # distributions do not reach (flat, needle and lattice hulls, rounded hulls,
 # sizes 1e-2 to 1e2, far offsets). Per seed also the scenes an engine sees
 # (probe_oracle.py --scenes: small shapes resting on, near or slightly into
@@ -58,27 +58,40 @@ cases="$build/bench/mink-cases"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
-# check SET FILE KEEP [--tol local]: every kernel, query and cache mode; a failing
-# file is kept in the build tree as KEEP
+# one SET FILE KEEP LABEL ARGS...: one mink-cases check; a failing file is kept
+# in the build tree as KEEP
+one() {
+  local set=$1 file=$2 keep=$3 label=$4 summary
+  shift 4
+  # check exits 1 on a failed case: the summary line says so below
+  summary=$("$cases" check "$file" "$@" | tail -n 1) || true
+  printf 'probe: %s %s %s %s\n' "$set" "$seed" "$label" "$summary"
+  case "$summary" in
+    *" 0 failed") ;;
+    *)
+      failed=1
+      cp "$file" "$build/$keep"
+      { "$cases" check "$file" "$@" --verbose || true; } | grep FAIL | head -n 5 | sed 's/^/  /' || true
+      ;;
+  esac
+}
+# check SET FILE KEEP [--tol local]: every kernel, query and cache mode, and
+# the batch API (penetration, intersect; cold and with caches)
 check() {
-  local set=$1 file=$2 keep=$3 kernel query cache summary
+  local set=$1 file=$2 keep=$3 kernel query cache
   shift 3
   for kernel in ref simd; do
     for query in distance penetration intersect; do
       for cache in "" --cache; do
-        # check exits 1 on a failed case: the summary line says so below
-        summary=$("$cases" check "$file" --kernel "$kernel" --query "$query" $cache "$@" | tail -n 1) || true
-        printf 'probe: %s %s %-4s %-11s %-7s %s\n' "$set" "$seed" "$kernel" "$query" "${cache:-cold}" "$summary"
-        case "$summary" in
-          *" 0 failed") ;;
-          *)
-            failed=1
-            cp "$file" "$build/$keep"
-            { "$cases" check "$file" --kernel "$kernel" --query "$query" $cache "$@" --verbose || true; } |
-              grep FAIL | head -n 5 | sed 's/^/  /' || true
-            ;;
-        esac
+        one "$set" "$file" "$keep" "$(printf '%-4s %-11s %-7s' "$kernel" "$query" "${cache:-cold}")" \
+          --kernel "$kernel" --query "$query" $cache "$@"
       done
+    done
+  done
+  for query in penetration intersect; do
+    for cache in "" --cache; do
+      one "$set" "$file" "$keep" "$(printf '%-4s %-11s %-7s' batch "$query" "${cache:-cold}")" \
+        --batch --query "$query" $cache "$@"
     done
   done
 }
@@ -93,7 +106,7 @@ for seed in $seeds; do
   fi
 done
 if [ "$failed" = 1 ]; then
-  echo "probe: FAILED; failing seeds' case files kept in $build/ (rerun: $cases check FILE --kernel K --query Q --verbose;" \
+  echo "probe: FAILED; failing seeds' case files kept in $build/ (rerun: $cases check FILE --kernel K --query Q [--batch] --verbose;" \
     "add --tol local for probe-scenes-*.cases)" >&2
   exit 1
 fi

@@ -568,23 +568,28 @@ static void test_structured(void **state)
 
 /* ---------------------------------------------------------------- case files */
 
-/* bench, mixed and degenerate cases in one batch, in file order. */
+/* bench, mixed and degenerate cases, and the scenes under FORMAT.md's local
+ * rule, in one batch, in file order. */
 static void test_case_files(void **state)
 {
     (void)state;
-    static const char *const files[] = {"bench.cases", "mixed.cases", "degenerate.cases"};
-    case_set sets[3];
+    static const char *const files[] = {"bench.cases", "mixed.cases", "degenerate.cases", "scenes.cases",
+                                        "scenes-regressions.cases"};
+    enum { FILES = sizeof files / sizeof files[0] };
+    case_set sets[FILES];
     size_t total = 0;
-    for (int f = 0; f < 3; ++f) {
+    for (int f = 0; f < FILES; ++f) {
         char path[1024], err[512];
         snprintf(path, sizeof path, "%s/%s", MINK_TEST_DATA, files[f]);
         if (case_set_load(path, &sets[f], err, sizeof err) != 0) fail_msg("%s: %s", path, err);
+        /* the scenes under FORMAT.md's local rule, as the single queries */
+        if (strncmp(files[f], "scenes", 6) == 0) case_set_use_local_tolerance(&sets[f]);
         total += sets[f].count;
     }
     mink_pair *pairs = calloc(total, sizeof *pairs);
     assert_non_null(pairs);
     size_t n = 0;
-    for (int f = 0; f < 3; ++f)
+    for (int f = 0; f < FILES; ++f)
         for (size_t i = 0; i < sets[f].count; ++i) {
             const mink_case *c = &sets[f].cases[i];
             pairs[n].a = &c->a;
@@ -602,15 +607,16 @@ static void test_case_files(void **state)
     mink_penetration_batch(pairs, n, res);
     size_t k = 0, bad = 0;
     char first[512] = "";
-    for (int f = 0; f < 3; ++f)
+    for (int f = 0; f < FILES; ++f)
         for (size_t i = 0; i < sets[f].count; ++i, ++k) {
             char why[256];
-            if (!case_check(&sets[f].cases[i], CASE_QUERY_PENETRATION, &res[k], why, sizeof why) && !bad++)
-                snprintf(first, sizeof first, "%s: %s", sets[f].cases[i].id, why);
+            if (case_check(&sets[f].cases[i], CASE_QUERY_PENETRATION, &res[k], why, sizeof why)) continue;
+            print_message("FAIL %s: %s\n", sets[f].cases[i].id, why);
+            if (!bad++) snprintf(first, sizeof first, "%s: %s", sets[f].cases[i].id, why);
         }
     free(res);
     free(pairs);
-    for (int f = 0; f < 3; ++f) case_set_free(&sets[f]);
+    for (int f = 0; f < FILES; ++f) case_set_free(&sets[f]);
     if (bad) fail_msg("%zu batch answers fail the case files' expectations; first: %s", bad, first);
 }
 
