@@ -139,19 +139,24 @@ static inline float area2(const float *u, const float *v, uint32_t a, uint32_t b
 
 uint32_t reduce_points(const clip_point *pts, const float *sep, uint32_t n, v3 normal, uint32_t pick[4])
 {
-    if (n == 0) return 0;
-    uint32_t p0 = 0;
-    for (uint32_t i = 1; i < n; ++i)
-        if (sep[i] < sep[p0]) p0 = i;
-    if (n <= 4) {
-        for (uint32_t i = 0; i < n; ++i) pick[i] = i;
-        return n;
-    }
+    if (n <= 4) return reduce_plane(NULL, NULL, sep, n, pick);
     /* the points in the contact plane: coordinates along two tangents */
     const v3 helper = fabsf(normal.x) < 0.57f ? v3_make(1, 0, 0) : v3_make(0, 1, 0);
     const v3 t1 = v3_cross(normal, helper), t2 = v3_cross(normal, t1);
     float u[CLIP_MAX_POINTS], v[CLIP_MAX_POINTS];
     for (uint32_t i = 0; i < n; ++i) u[i] = v3_dot(t1, pts[i].p), v[i] = v3_dot(t2, pts[i].p);
+    return reduce_plane(u, v, sep, n, pick);
+}
+
+uint32_t reduce_plane(const float *u, const float *v, const float *sep, uint32_t n, uint32_t pick[4])
+{
+    if (n <= 4) {
+        for (uint32_t i = 0; i < n; ++i) pick[i] = i;
+        return n;
+    }
+    uint32_t p0 = 0;
+    for (uint32_t i = 1; i < n; ++i)
+        if (sep[i] < sep[p0]) p0 = i;
     pick[0] = p0;
     /* the farthest from the deepest */
     uint32_t p1 = p0;

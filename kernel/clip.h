@@ -76,4 +76,8 @@ uint32_t clip_box_quad(quad_point *poly, uint32_t n, const float *half, uint32_t
  * most area. Writes their indices into pick; returns how many. */
 uint32_t reduce_points(const clip_point *pts, const float *sep, uint32_t n, v3 normal, uint32_t pick[4]);
 
+/* reduce_points on points given by their coordinates (u[i], v[i]) in the
+ * contact plane (read only when n > 4). */
+uint32_t reduce_plane(const float *u, const float *v, const float *sep, uint32_t n, uint32_t pick[4]);
+
 #endif

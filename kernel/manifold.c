@@ -453,11 +453,11 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
     }
     uint32_t pick[4] = {0, 1, 2, 3};
     uint32_t count = kept;
-    const v3 n_ref = core_box_normal(f->i);
     if (kept > 4) {
-        clip_point pts[QUAD_MAX_POINTS];
-        for (uint32_t i = 0; i < kept; ++i) pts[i].p = poly[i].p;
-        count = reduce_points(pts, sep, kept, n_ref, pick);
+        /* the face's own coordinates are the contact plane's */
+        float cu[QUAD_MAX_POINTS], cw[QUAD_MAX_POINTS];
+        for (uint32_t i = 0; i < kept; ++i) cu[i] = (&poly[i].p.x)[u], cw[i] = (&poly[i].p.x)[w];
+        count = reduce_plane(cu, cw, sep, kept, pick);
     }
     const float r_ref = ref_b ? c->rb : c->ra, r_inc = ref_b ? c->ra : c->rb;
     for (uint32_t i = 0; i < count; ++i) {
