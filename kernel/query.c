@@ -740,10 +740,15 @@ MINK_ALWAYS_INLINE mink_status penetration(const mink_shape *a, const mink_pose 
     }
     out->iterations += e.iterations;
     if (e.status != MINK_OK) out->status = e.status;
-    if (mink_double_near(e.depth, q.pair.scale) &&
+    /* a shallow depth, or an EPA that lost its polytope to rounding or ran
+     * out of room (its answer then the best face so far, which may fall
+     * short of D: two needles 10 % too shallow), answered in double where
+     * it can be: EPA's face if it bounds D, else EPA from the start */
+    if ((mink_double_near(e.depth, q.pair.scale) || e.status != MINK_OK) &&
         mink_depth_double(q.pair.a, q.pose_a, q.pair.b, q.pose_b, e.has_face ? e.face_ia : NULL, e.face_ib, start_bits,
                           start_ids[0], start_ids[1], hull_support, &d)) {
         mink_double_answer(&d, q.ra, q.rb, 0, out);
+        if (e.status != MINK_OK) out->status = g.status; /* EPA's failure answered */
     } else {
         finish(&q, e.pa, e.pb, e.normal, -(e.depth + q.ra + q.rb), out);
     }
