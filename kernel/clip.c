@@ -5,11 +5,10 @@
 
 #include <math.h>
 
-/* One side plane: keeps m.x <= c. */
-static uint32_t clip_side(const clip_point *in, uint32_t n, v3 m, float c, uint32_t side, clip_point *out)
+/* One side plane, given each point's distance beyond it (dist): keeps
+ * the points with dist <= 0. */
+static uint32_t clip_side(const clip_point *in, const float *dist, uint32_t n, uint32_t side, clip_point *out)
 {
-    float dist[CLIP_MAX_POINTS];
-    for (uint32_t i = 0; i < n; ++i) dist[i] = v3_dot(m, in[i].p) - c;
     uint32_t k = 0;
     if (n == 2) {
         /* a segment: one edge, not two (0 -> 1 and back would cross twice) */
@@ -40,11 +39,19 @@ static uint32_t clip_side(const clip_point *in, uint32_t n, v3 m, float c, uint3
     return k;
 }
 
-/* One side of a clip: in's polygon clipped into out, then the two swapped
- * (the next side reads what this one wrote). */
+/* One side of a clip (keeps m.x <= c): in's polygon clipped into out,
+ * then the two swapped (the next side reads what this one wrote); a side
+ * that cuts nothing off leaves the polygon where it is, uncopied. */
 static uint32_t clip_next(clip_point **in, clip_point **out, uint32_t n, v3 m, float c, uint32_t side)
 {
-    n = clip_side(*in, n, m, c, side, *out);
+    float dist[CLIP_MAX_POINTS];
+    int inside = 1; /* every point kept (a NaN distance is not) */
+    for (uint32_t i = 0; i < n; ++i) {
+        dist[i] = v3_dot(m, (*in)[i].p) - c;
+        inside &= dist[i] <= 0.0f;
+    }
+    if (inside) return n;
+    n = clip_side(*in, dist, n, side, *out);
     clip_point *t = *in;
     *in = *out;
     *out = t;
