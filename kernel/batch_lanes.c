@@ -40,6 +40,10 @@
  * the near-contact distance (MINK_DOUBLE_NEAR_REL S, below which lanes are
  * left to the per-pair query): 2.5e-7 S, a few float roundings of S. */
 #define LANE_STEP_REL 1e-4f
+/* ... and a lane answers along the test's axis only where q - p is within
+ * this sine of it (an eighth of FORMAT.md's limit on a separated normal,
+ * 2e-3 rad). */
+#define LANE_AXIS_SIN 2.5e-4f
 #define LANE_STEP_FLOOR_REL 2.5e-4f
 
 #define LANE_EDGE_BIAS_REL BOX_EDGE_BIAS_REL
@@ -741,11 +745,16 @@ static void box_solve(box_lanes *o, box_answer *ans)
             const vwm by_gap = vw_and(vw_and(fixed, vw_cmpge(d, o->near)), vw_cmpge(tol_cert, vw_sub(d, gap)));
             /* or the best axis bounds it (parallel closest features: faces,
              * edge on face, where alternation crawls and v stays tilted),
-             * and v is that axis up to LANE_INSIDE_REL: the answer is then
-             * given along the axis, q moved onto it (by at most that much) */
+             * and v is that axis up to LANE_INSIDE_REL, and within
+             * LANE_AXIS_SIN of its direction: the answer is then given along
+             * the axis, q moved onto it (by at most that much). (A capsule
+             * 2e-6 below a box's face, 1.3e-4 off its edge, is not along
+             * the face's axis but 14 mrad from it: the distance matches the
+             * axis's to second order, the tilt is first order.) */
             const vw along = w3_dot(v, o->n);
             const vw3 perp = w3_madd(o->n, w_neg(along), v);
-            const vwm by_axis = vw_and(vw_cmpge(tol_cert, vw_sub(d, o->best)), vw_cmpge(vw_mul(tol_in, tol_in), w3_dot(perp, perp)));
+            const vw tilt = vw_min(tol_in, vw_mul(vw_splat(LANE_AXIS_SIN), d));
+            const vwm by_axis = vw_and(vw_cmpge(tol_cert, vw_sub(d, o->best)), vw_cmpge(vw_mul(tilt, tilt), w3_dot(perp, perp)));
             on_axis = vw_or(on_axis, vw_and(active, vw_andnot(vw_andnot(by_axis, by_gap), touch)));
             active = vw_andnot(active, vw_or(touch, vw_or(by_gap, by_axis)));
             if (vw_none(active) || round == LANE_MAX_ROUNDS) break;

@@ -826,6 +826,66 @@ static void test_mt(void **state)
     pool_free(&P);
 }
 
+/* ---------------------------------------------------------------- near edges */
+
+/* Spheres and capsules (along y, thin) just past a box's edges and
+ * corners, 1e-5 to 1e-3 beyond contact, near the origin: where the lanes'
+ * float rounding of B's origin and the second-order match of a distance
+ * leave a normal most room to tilt. Separated answers past FORMAT.md's near
+ * band must agree with the per-pair query (double precision there) within
+ * the separated normal's limit, 2e-3 rad. A capsule 2e-6 below a face's
+ * plane, beside its edge, once came out along the face's axis, 14 mrad off. */
+static void test_near_edges(void **state)
+{
+    (void)state;
+    const size_t N = 4096;
+    test_rng r = rng_seed(808);
+    const mink_shape box = mink_box(0.5f, 0.7f, 0.9f, 0.0f);
+    const mink_shape kinds[2] = {mink_sphere(1e-4f), mink_capsule(1e-4f, 0.02f)};
+    mink_pair *pairs = calloc(N, sizeof *pairs);
+    mink_result *rb = calloc(N, sizeof *rb);
+    assert_non_null(pairs);
+    assert_non_null(rb);
+    for (int k = 0; k < 2; ++k) {
+        for (size_t i = 0; i < N; ++i) {
+            dv3 d = rng_dir(&r);
+            const double cx = d.x > 0 ? 0.5 : -0.5, cz = d.z > 0 ? 0.9 : -0.9;
+            double cy = d.y > 0 ? 0.7 : -0.7;
+            /* half of them off an edge along y, the capsule's axis: beside
+             * it, some nearly in one face's plane (d near that face's axis) */
+            if (i % 2) cy = rng_range(&r, -0.6, 0.6), d.y = 0.0, d.z *= i % 4 == 1 ? 1e-2 : 1.0;
+            d = dv_norm(d);
+            const double gap = pow(10.0, rng_range(&r, -5.0, -3.0)) + 1e-4, off = rng_range(&r, 0.3, 3.0);
+            pairs[i].a = &box;
+            pairs[i].pa = (mink_pose){{(float)off, (float)-off, (float)off}, {0, 0, 0, 1}};
+            pairs[i].b = &kinds[k];
+            pairs[i].pb = (mink_pose){{(float)(off + cx + d.x * gap), (float)(-off + cy + d.y * gap),
+                                       (float)(off + cz + d.z * gap)}, {0, 0, 0, 1}};
+            pairs[i].cache = NULL;
+        }
+        mink_penetration_batch(pairs, N, rb);
+        size_t bad = 0, compared = 0;
+        double worst = 0.0;
+        for (size_t i = 0; i < N; ++i) {
+            mink_result rs;
+            mink_penetration(pairs[i].a, &pairs[i].pa, pairs[i].b, &pairs[i].pb, NULL, &rs);
+            const double l = kinds[k].extent + kinds[k].radius; /* the smaller shape */
+            if (!(rs.distance > 1e-3 * l)) continue; /* FORMAT.md's near band */
+            compared++;
+            const double ang = dv_angle(dv_of(rb[i].normal), dv_of(rs.normal));
+            worst = ang > worst ? ang : worst;
+            bad += ang > TOL_SEP_ANGLE;
+        }
+        print_message("%s by box edges and corners: %zu separated answers compared, worst normal %.3g rad\n",
+                      k ? "capsule" : "sphere", compared, worst);
+        test_ctx("near edges, %s", k ? "capsule" : "sphere");
+        EXPECT_LE(1000.0, (double)compared, 0.0);
+        EXPECT_LE((double)bad, 0.0, 0.0);
+    }
+    free(pairs);
+    free(rb);
+}
+
 /* ---------------------------------------------------------------- lane usage */
 
 /* The lane kernels answer the bulk of the primitive pairs (a guard against
@@ -861,6 +921,7 @@ int main(void)
         cmocka_unit_test(test_random_kinds),   cmocka_unit_test(test_random_mixed), cmocka_unit_test(test_structured), cmocka_unit_test(test_scales),
         cmocka_unit_test(test_case_files),     cmocka_unit_test(test_sizes),        cmocka_unit_test(test_invalid_inside),
         cmocka_unit_test(test_caches),         cmocka_unit_test(test_mt),           cmocka_unit_test(test_lane_coverage),
+        cmocka_unit_test(test_near_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
