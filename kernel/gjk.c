@@ -98,41 +98,73 @@ static __attribute__((noinline)) v4 refined_in_double(simd_simplex *s, float sca
 
 /* GJK stopped on two points of D made of two different points of each
  * shape: a diagonal of the parallelogram that an edge of A and an edge of
- * B make in D. When the edges' closest points lie inside both edges, the
- * parallelogram's closest point is there, and it may sit off the diagonal
- * by more than GJK's bounds can see: where |w| is a thousand times |v|
- * (a hull 50 m across 0.24 away, or 2 m across 8e-4 away), v.w rounds by
- * more than the gap, and the diagonal's normal was 2-11 mrad off. The
- * simplex becomes the half of the parallelogram that holds that point
- * (its weights from the edges' parameters), whose normal the refinement
- * then takes from the edges' cross product. */
+ * B make in D. The parallelogram's closest point is the edges' closest
+ * points, and it may sit off the diagonal by more than GJK's bounds can
+ * see: where |w| is a thousand times |v| (a hull 50 m across 0.24 away, or
+ * 2 m across 8e-4 away), v.w rounds by more than the gap, and the
+ * diagonal's normal was 2-11 mrad off; near-parallel edges make the
+ * parallelogram thin and the distance flat along it (two capsules 2.4e-4
+ * rad apart: 8 mrad). The simplex becomes the parallelogram's feature that
+ * holds that point (its weights from the edges' parameters): the half that
+ * holds it for both points inside their edges (its normal then from the
+ * edges' cross product, or in double where that is noise), the side at an
+ * edge's end, or the corner. */
 static void edge_pair_face(simd_simplex *s)
 {
     const unsigned i = (unsigned)__builtin_ctz(s->bits), j = (unsigned)__builtin_ctz(s->bits & (s->bits - 1u));
-    const simd_vertex *p = &s->vert[i], *q = &s->vert[j];
-    if (p->ia == q->ia || p->ib == q->ib) return;
+    const simd_vertex p = s->vert[i], q = s->vert[j];
+    if (p.ia == q.ia || p.ib == q.ib) return;
     /* a(u) = a0 + u da, b(t) = b0 + t db; the point of D is b(t) - a(u) */
-    const v4 da = v4_sub(q->pa, p->pa), db = v4_sub(q->pb, p->pb), r = v4_sub(p->pa, p->pb);
-    const float aa = v4_dot(da, da), ee = v4_dot(db, db), ab = v4_dot(da, db), c = v4_dot(da, r), f = v4_dot(db, r);
-    const float den = aa * ee - ab * ab;
-    if (!(den > 1e-6f * aa * ee)) return; /* parallel within 1e-3 rad: no parallelogram */
-    const float u = (ab * f - c * ee) / den, t = (aa * f - ab * c) / den;
-    const float edge = 1e-4f; /* inside both edges, not at an end */
-    if (!(u > edge && u < 1.0f - edge && t > edge && t < 1.0f - edge)) return;
-    const unsigned k = (unsigned)__builtin_ctz(~s->bits & 15u);
-    simd_vertex *x = &s->vert[k];
-    /* the corner on the point's side of the diagonal: (a1, b0) or (a0, b1) */
-    const int a1b0 = u >= t;
-    x->pa = a1b0 ? q->pa : p->pa;
-    x->pb = a1b0 ? p->pb : q->pb;
-    x->w = v4_sub(x->pb, x->pa);
-    simd_vertex_set_ids(x, a1b0 ? q->ia : p->ia, a1b0 ? p->ib : q->ib);
+    const v4 da = v4_sub(q.pa, p.pa), db = v4_sub(q.pb, p.pb), r = v4_sub(p.pa, p.pb);
+    const float aa = v4_dot(da, da), ee = v4_dot(db, db);
+    if (!(aa > 0.0f && ee > 0.0f)) return;
+    /* the lines' parameters from cross products, (n.(db x r), n.(da x r))
+     * / n.n with n = da x db: the dot-product form (ab f - c ee) / (aa ee -
+     * ab^2) loses its denominator to rounding below 1e-3 rad from parallel,
+     * these only at about eps / angle; then clamped to the edges as in
+     * Ericson's segment pair (Real-Time Collision Detection 5.1.9) */
+    const v4 n = v4_cross(da, db);
+    const float nn = v4_dot(n, n);
+    if (!(nn > MINK_GJK_EDGE_PARALLEL_SIN2 * aa * ee)) return; /* parallel: no parallelogram */
+    float u = v4_dot(n, v4_cross(db, r)) / nn, t = v4_dot(n, v4_cross(da, r)) / nn;
+    const float edge = 1e-4f; /* inside an edge, not at an end */
+    if (!(u > edge && u < 1.0f - edge && t > edge && t < 1.0f - edge)) {
+        const float ab = v4_dot(da, db), c = v4_dot(da, r), f = v4_dot(db, r);
+        u = fminf(fmaxf(u, 0.0f), 1.0f);
+        t = fminf(fmaxf((ab * u + f) / ee, 0.0f), 1.0f); /* B's point nearest a(u) */
+        u = fminf(fmaxf((ab * t - c) / aa, 0.0f), 1.0f); /* A's point nearest b(t) */
+        if (!(u >= 0.0f && t >= 0.0f)) return;          /* NaN */
+        u = u < edge ? 0.0f : u > 1.0f - edge ? 1.0f : u;
+        t = t < edge ? 0.0f : t > 1.0f - edge ? 1.0f : t;
+    }
+    const int u_end = u == 0.0f || u == 1.0f, t_end = t == 0.0f || t == 1.0f;
+    /* the corners (a1, b0) and (a0, b1) in the free slots */
+    const unsigned k = (unsigned)__builtin_ctz(~s->bits & 15u), m = (unsigned)__builtin_ctz(~(s->bits | 1u << k) & 15u);
+    simd_vertex *c10 = &s->vert[k], *c01 = &s->vert[m];
+    c10->pa = q.pa, c10->pb = p.pb, c10->w = v4_sub(p.pb, q.pa);
+    simd_vertex_set_ids(c10, q.ia, p.ib);
+    c01->pa = p.pa, c01->pb = q.pb, c01->w = v4_sub(q.pb, p.pa);
+    simd_vertex_set_ids(c01, p.ia, q.ib);
+    /* weights on (a0,b0) = i, (a1,b1) = j, (a1,b0) = k, (a0,b1) = m */
     float lambda[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    lambda[i] = a1b0 ? 1.0f - u : 1.0f - t;
-    lambda[k] = a1b0 ? u - t : t - u;
-    lambda[j] = a1b0 ? t : u;
+    if (!u_end && !t_end) {
+        /* the half of the parallelogram on the point's side of the diagonal */
+        const int a1b0 = u >= t;
+        lambda[i] = a1b0 ? 1.0f - u : 1.0f - t;
+        lambda[a1b0 ? k : m] = a1b0 ? u - t : t - u;
+        lambda[j] = a1b0 ? t : u;
+    } else {
+        /* bilinear weights of (u, t): a side or a corner of it */
+        lambda[i] = (1.0f - u) * (1.0f - t);
+        lambda[k] = u * (1.0f - t);
+        lambda[m] = (1.0f - u) * t;
+        lambda[j] = u * t;
+    }
+    unsigned bits = 0;
+    for (unsigned x = 0; x < 4; ++x) bits |= (lambda[x] > 0.0f) << x;
+    if (!bits) return;
     s->lambda = v4_load(lambda);
-    s->bits |= 1u << k;
+    s->bits = bits;
 }
 
 /* GJK stalled in float (a repeated point, no progress) with the lower bound
@@ -327,8 +359,9 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
      * of the support points): the refined point may not fall below that */
     const float floor = converged ? sqrtf(vv) - gap_tol - MINK_TOUCH_REL * pair->scale : 0.0f;
     if (mode != SIMD_GJK_INTERSECT && !out->overlap && __builtin_popcount(s->bits) == 2) {
+        const unsigned diagonal = s->bits;
         edge_pair_face(s);
-        if (__builtin_popcount(s->bits) == 3) {
+        if (s->bits != diagonal) {
             v = weighted_point(s, s->lambda);
             vv = v4_len2(v);
         }

@@ -118,6 +118,13 @@ static inline float mink_gjk_gap_tol(float small, float scale)
  * gaps well above it. */
 #define MINK_DOUBLE_NEAR_REL 1e-3f
 
+/* GJK's edge pair (an edge of A and one of B whose parallelogram in D holds
+ * the closest point) is taken down to this squared sine between the edges
+ * (1e-5 rad): its parameters, from cross products, round by about eps over
+ * the angle (the sliver's normal, where its cross product is noise, then
+ * comes from double: refined_in_double). */
+#define MINK_GJK_EDGE_PARALLEL_SIN2 1e-10f
+
 /* ... and when rounded shapes (cores apart by about rA + rB) touch within
  * this times S: thirty GJK gap tolerances, which decide the sign there and,
  * by where GJK stopped short of the exact feature, tilt the normal by up

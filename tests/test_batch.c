@@ -886,27 +886,8 @@ static void test_near_edges(void **state)
     free(rb);
 }
 
-/* Closest points of segments [p0, p1] and [q0, q1] in double (Ericson,
- * Real-Time Collision Detection 5.1.9); their distance, and the unit
- * direction from the first to the second in *n. */
-static double segment_distance(dv3 p0, dv3 p1, dv3 q0, dv3 q1, dv3 *n)
-{
-    const dv3 d1 = dv_sub(p1, p0), d2 = dv_sub(q1, q0), r = dv_sub(p0, q0);
-    const double a = dv_dot(d1, d1), e = dv_dot(d2, d2), f = dv_dot(d2, r), c = dv_dot(d1, r), b = dv_dot(d1, d2);
-    const double den = a * e - b * b;
-    double s = den > 0.0 ? fmin(fmax((b * f - c * e) / den, 0.0), 1.0) : 0.0;
-    double t = (b * s + f) / e;
-    if (t < 0.0) t = 0.0, s = fmin(fmax(-c / a, 0.0), 1.0);
-    else if (t > 1.0) t = 1.0, s = fmin(fmax((b - c) / a, 0.0), 1.0);
-    const dv3 v = dv_sub(dv_add(q0, dv_scale(d2, t)), dv_add(p0, dv_scale(d1, s)));
-    *n = dv_norm(v);
-    return dv_len(v);
-}
-
-/* Capsules side by side, nearly parallel (1e-6 to 1e-1 rad, or exactly),
- * 1e-5 to 1e-3 apart, near the origin: the lanes' closest points against
- * the segments' own in double (the per-pair query's GJK is itself held to
- * the distance only). Once the lines' parameter (c.y - b ru) / denom lost
+/* Capsules side by side (capsules_side_by_side): the lanes' closest points
+ * against the segments' own in double. Once the lines' parameter (c.y - b ru) / denom lost
  * its numerator to rounding: two capsules 1.7e-5 rad from parallel came
  * out 12 % too close and 0.18 rad off. */
 static void test_near_parallel_capsules(void **state)
@@ -914,35 +895,24 @@ static void test_near_parallel_capsules(void **state)
     (void)state;
     const size_t N = 4096;
     test_rng r = rng_seed(909);
-    const mink_shape a = mink_capsule(1e-4f, 0.02f), b = mink_capsule(1e-4f, 0.3f);
+    const mink_shape a = mink_capsule(CAPSULES_SIDE_RADIUS, CAPSULES_SIDE_HALF_A),
+                     b = mink_capsule(CAPSULES_SIDE_RADIUS, CAPSULES_SIDE_HALF_B);
     mink_pair *pairs = calloc(N, sizeof *pairs);
     mink_result *rb = calloc(N, sizeof *rb);
     assert_non_null(pairs);
     assert_non_null(rb);
     for (size_t i = 0; i < N; ++i) {
-        /* A along y turned about z; B turned from it about A's x by the tilt */
-        const double yaw = rng_range(&r, 0.0, 6.283185307179586);
-        const double tilt = i % 3 == 0 ? 0.0 : pow(10.0, rng_range(&r, -6.0, -1.0));
-        const mink_quat qa = {0.0f, 0.0f, (float)sin(0.5 * yaw), (float)cos(0.5 * yaw)};
-        const double sx = sin(0.5 * tilt), cx = cos(0.5 * tilt);
-        const mink_quat qb = {(float)(qa.w * sx), (float)(qa.z * sx), qa.z * (float)cx, qa.w * (float)cx};
-        const double gap = pow(10.0, rng_range(&r, -5.0, -3.0)) + 2e-4, turn = rng_range(&r, 0.0, 6.283185307179586);
-        const dv3 local = dv(gap * cos(turn), rng_range(&r, -0.05, 0.05), gap * sin(turn));
-        const dv3 off = dv_scale(dv(1, -1, 1), rng_range(&r, 0.3, 3.0)), at = dv_add(off, quat_rotate(qa, local));
-        pairs[i] = (mink_pair){&a, {{(float)off.x, (float)off.y, (float)off.z}, qa}, &b,
-                               {{(float)at.x, (float)at.y, (float)at.z}, qb}, NULL};
+        mink_pose pa, pb;
+        capsules_side_by_side(&r, i, &pa, &pb);
+        pairs[i] = (mink_pair){&a, pa, &b, pb, NULL};
     }
     mink_penetration_batch(pairs, N, rb);
     size_t bad = 0, compared = 0;
     double worst_n = 0.0, worst_d = 0.0;
     const double l = a.extent + a.radius; /* the smaller shape */
     for (size_t i = 0; i < N; ++i) {
-        const mink_pair *p = &pairs[i];
-        const dv3 ya = quat_rotate(p->pa.q, dv(0, a.half[1], 0)), yb = quat_rotate(p->pb.q, dv(0, b.half[1], 0));
         dv3 n;
-        const double d = segment_distance(dv_sub(dv_of(p->pa.p), ya), dv_add(dv_of(p->pa.p), ya),
-                                          dv_sub(dv_of(p->pb.p), yb), dv_add(dv_of(p->pb.p), yb), &n) -
-                         a.radius - b.radius;
+        const double d = capsule_distance(&a, &pairs[i].pa, &b, &pairs[i].pb, &n);
         const double err = fabs(rb[i].distance - d), ang = dv_angle(dv_of(rb[i].normal), n);
         worst_d = err > worst_d ? err : worst_d;
         bad += err > 1e-4 * l;

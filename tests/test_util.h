@@ -539,6 +539,58 @@ typedef mink_status (*query_fn)(const mink_shape *, const mink_pose *, const min
 /* One implementation of the public queries: the scalar reference or the
  * SIMD kernel. Every query test runs on both; they must agree with the
  * oracle, and so with each other. */
+/* Closest points of segments [p0, p1] and [q0, q1] in double (Ericson,
+ * Real-Time Collision Detection 5.1.9); their distance, and the unit
+ * direction from the first to the second in *n. */
+static inline double segment_distance(dv3 p0, dv3 p1, dv3 q0, dv3 q1, dv3 *n)
+{
+    const dv3 d1 = dv_sub(p1, p0), d2 = dv_sub(q1, q0), r = dv_sub(p0, q0);
+    const double a = dv_dot(d1, d1), e = dv_dot(d2, d2), f = dv_dot(d2, r), c = dv_dot(d1, r), b = dv_dot(d1, d2);
+    const double den = a * e - b * b;
+    double s = den > 0.0 ? fmin(fmax((b * f - c * e) / den, 0.0), 1.0) : 0.0;
+    double t = (b * s + f) / e;
+    if (t < 0.0) t = 0.0, s = fmin(fmax(-c / a, 0.0), 1.0);
+    else if (t > 1.0) t = 1.0, s = fmin(fmax((b - c) / a, 0.0), 1.0);
+    const dv3 v = dv_sub(dv_add(q0, dv_scale(d2, t)), dv_add(p0, dv_scale(d1, s)));
+    *n = dv_norm(v);
+    return dv_len(v);
+}
+
+/* The distance of two capsules (cores along local y) in double, and the
+ * unit normal from A to B in *n. */
+static inline double capsule_distance(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                      const mink_pose *pb, dv3 *n)
+{
+    const dv3 ya = quat_rotate(pa->q, dv(0, a->half[1], 0)), yb = quat_rotate(pb->q, dv(0, b->half[1], 0));
+    return segment_distance(dv_sub(dv_of(pa->p), ya), dv_add(dv_of(pa->p), ya), dv_sub(dv_of(pb->p), yb),
+                            dv_add(dv_of(pb->p), yb), n) -
+           a->radius - b->radius;
+}
+
+/* Capsules side by side: A (half height CAPSULES_SIDE_HALF_A) along y
+ * turned about z, B (CAPSULES_SIDE_HALF_B) turned from it about A's x by
+ * 1e-6 to 1e-1 rad (every third pair exactly parallel), beside it 1e-5 to
+ * 1e-3 beyond contact (radii CAPSULES_SIDE_RADIUS), near the origin: where
+ * the distance is flat along the pair, and a float line parameter, or a
+ * GJK that stops on its bounds, leaves the normal free to tilt. */
+#define CAPSULES_SIDE_RADIUS 1e-4f
+#define CAPSULES_SIDE_HALF_A 0.02f
+#define CAPSULES_SIDE_HALF_B 0.3f
+static inline void capsules_side_by_side(test_rng *r, size_t i, mink_pose *pa, mink_pose *pb)
+{
+    const double yaw = rng_range(r, 0.0, 6.283185307179586);
+    const double tilt = i % 3 == 0 ? 0.0 : pow(10.0, rng_range(r, -6.0, -1.0));
+    const mink_quat qa = {0.0f, 0.0f, (float)sin(0.5 * yaw), (float)cos(0.5 * yaw)};
+    const double sx = sin(0.5 * tilt), cx = cos(0.5 * tilt);
+    const mink_quat qb = {(float)(qa.w * sx), (float)(qa.z * sx), qa.z * (float)cx, qa.w * (float)cx};
+    const double gap = pow(10.0, rng_range(r, -5.0, -3.0)) + 2.0 * CAPSULES_SIDE_RADIUS;
+    const double turn = rng_range(r, 0.0, 6.283185307179586);
+    const dv3 local = dv(gap * cos(turn), rng_range(r, -0.05, 0.05), gap * sin(turn));
+    const dv3 off = dv_scale(dv(1, -1, 1), rng_range(r, 0.3, 3.0)), at = dv_add(off, quat_rotate(qa, local));
+    *pa = (mink_pose){{(float)off.x, (float)off.y, (float)off.z}, qa};
+    *pb = (mink_pose){{(float)at.x, (float)at.y, (float)at.z}, qb};
+}
+
 typedef struct test_kernel {
     const char *name;
     intersect_fn intersect;

@@ -122,45 +122,65 @@ static int origin_clearly_inside(ref_simplex *s, float scale)
     return 1;
 }
 
-/* GJK stopped on two points of D made of two different points of each
- * shape: a diagonal of the parallelogram that an edge of A and an edge of
- * B make in D. When the edges' closest points lie inside both edges, the
- * parallelogram's closest point is there, and it may sit off the diagonal
- * by more than GJK's bounds can see (|w| a thousand times |v|: v.w rounds
- * by more than the gap). The simplex becomes the half of the parallelogram
- * that holds that point (weights from the edges' parameters); the
- * refinement then takes its normal from the edges' cross product. */
+/* GJK stopped on a diagonal of the parallelogram that an edge of A and an
+ * edge of B make in D: the simplex becomes the parallelogram's feature that
+ * holds the edges' closest points (the SIMD kernel's edge_pair_face, where
+ * the cases are told). */
 static void edge_pair_face(ref_simplex *s)
 {
     unsigned i = 0, j;
     while (!(s->bits & (1u << i))) ++i;
     j = i + 1;
     while (!(s->bits & (1u << j))) ++j;
-    const ref_vertex *p = &s->vert[i], *q = &s->vert[j];
-    if (p->ia == q->ia || p->ib == q->ib) return;
+    const ref_vertex p = s->vert[i], q = s->vert[j];
+    if (p.ia == q.ia || p.ib == q.ib) return;
     /* a(u) = a0 + u da, b(t) = b0 + t db; the point of D is b(t) - a(u) */
-    const v3 da = v3_sub(q->pa, p->pa), db = v3_sub(q->pb, p->pb), r = v3_sub(p->pa, p->pb);
-    const float aa = v3_dot(da, da), ee = v3_dot(db, db), ab = v3_dot(da, db), c = v3_dot(da, r), f = v3_dot(db, r);
-    const float den = aa * ee - ab * ab;
-    if (!(den > 1e-6f * aa * ee)) return; /* parallel within 1e-3 rad: no parallelogram */
-    const float u = (ab * f - c * ee) / den, t = (aa * f - ab * c) / den;
-    const float edge = 1e-4f; /* inside both edges, not at an end */
-    if (!(u > edge && u < 1.0f - edge && t > edge && t < 1.0f - edge)) return;
-    unsigned k = 0;
+    const v3 da = v3_sub(q.pa, p.pa), db = v3_sub(q.pb, p.pb), r = v3_sub(p.pa, p.pb);
+    const float aa = v3_dot(da, da), ee = v3_dot(db, db);
+    if (!(aa > 0.0f && ee > 0.0f)) return;
+    /* the lines' parameters from cross products, then clamped to the edges */
+    const v3 n = v3_cross(da, db);
+    const float nn = v3_dot(n, n);
+    if (!(nn > MINK_GJK_EDGE_PARALLEL_SIN2 * aa * ee)) return; /* parallel: no parallelogram */
+    float u = v3_dot(n, v3_cross(db, r)) / nn, t = v3_dot(n, v3_cross(da, r)) / nn;
+    const float edge = 1e-4f; /* inside an edge, not at an end */
+    if (!(u > edge && u < 1.0f - edge && t > edge && t < 1.0f - edge)) {
+        const float ab = v3_dot(da, db), c = v3_dot(da, r), f = v3_dot(db, r);
+        u = fminf(fmaxf(u, 0.0f), 1.0f);
+        t = fminf(fmaxf((ab * u + f) / ee, 0.0f), 1.0f); /* B's point nearest a(u) */
+        u = fminf(fmaxf((ab * t - c) / aa, 0.0f), 1.0f); /* A's point nearest b(t) */
+        u = u < edge ? 0.0f : u > 1.0f - edge ? 1.0f : u;
+        t = t < edge ? 0.0f : t > 1.0f - edge ? 1.0f : t;
+    }
+    const int u_end = u == 0.0f || u == 1.0f, t_end = t == 0.0f || t == 1.0f;
+    /* the corners (a1, b0) and (a0, b1) in the free slots */
+    unsigned k = 0, m;
     while (s->bits & (1u << k)) ++k;
-    ref_vertex *x = &s->vert[k];
-    /* the corner on the point's side of the diagonal: (a1, b0) or (a0, b1) */
-    const int a1b0 = u >= t;
-    x->pa = a1b0 ? q->pa : p->pa;
-    x->pb = a1b0 ? p->pb : q->pb;
-    x->w = v3_sub(x->pb, x->pa);
-    x->ia = a1b0 ? q->ia : p->ia;
-    x->ib = a1b0 ? p->ib : q->ib;
-    for (unsigned m = 0; m < 4; ++m) s->lambda[m] = 0.0f;
-    s->lambda[i] = a1b0 ? 1.0f - u : 1.0f - t;
-    s->lambda[k] = a1b0 ? u - t : t - u;
-    s->lambda[j] = a1b0 ? t : u;
-    s->bits |= 1u << k;
+    m = k + 1;
+    while (s->bits & (1u << m)) ++m;
+    ref_vertex *c10 = &s->vert[k], *c01 = &s->vert[m];
+    c10->pa = q.pa, c10->pb = p.pb, c10->w = v3_sub(p.pb, q.pa), c10->ia = q.ia, c10->ib = p.ib;
+    c01->pa = p.pa, c01->pb = q.pb, c01->w = v3_sub(q.pb, p.pa), c01->ia = p.ia, c01->ib = q.ib;
+    /* weights on (a0,b0) = i, (a1,b1) = j, (a1,b0) = k, (a0,b1) = m */
+    float lambda[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (!u_end && !t_end) {
+        /* the half of the parallelogram on the point's side of the diagonal */
+        const int a1b0 = u >= t;
+        lambda[i] = a1b0 ? 1.0f - u : 1.0f - t;
+        lambda[a1b0 ? k : m] = a1b0 ? u - t : t - u;
+        lambda[j] = a1b0 ? t : u;
+    } else {
+        /* bilinear weights of (u, t): a side or a corner of it */
+        lambda[i] = (1.0f - u) * (1.0f - t);
+        lambda[k] = u * (1.0f - t);
+        lambda[m] = (1.0f - u) * t;
+        lambda[j] = u * t;
+    }
+    unsigned bits = 0;
+    for (unsigned x = 0; x < 4; ++x) bits |= (unsigned)(lambda[x] > 0.0f) << x;
+    if (!bits) return;
+    for (unsigned x = 0; x < 4; ++x) s->lambda[x] = lambda[x];
+    s->bits = bits;
 }
 
 /* GJK stalled in float (a repeated point, no progress) with the lower bound
@@ -310,8 +330,9 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
      * of the support points): the refined point may not fall below that */
     const float floor = converged ? v3_len(v) - gap_tol - MINK_TOUCH_REL * pair->scale : 0.0f;
     if (mode != REF_GJK_INTERSECT && !out->overlap && __builtin_popcount(s->bits) == 2) {
+        const unsigned diagonal = s->bits;
         edge_pair_face(s);
-        if (__builtin_popcount(s->bits) == 3) {
+        if (s->bits != diagonal) {
             v = v3_make(0, 0, 0);
             for (unsigned m = 0; m < 4; ++m)
                 if (s->bits & (1u << m)) v = v3_add(v, v3_scale(s->vert[m].w, s->lambda[m]));
