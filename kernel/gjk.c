@@ -4,6 +4,7 @@
 #include "support_scan.h"
 #include "johnson_step.h"
 #include "closest_double.h"
+#include "edge_pair.h"
 
 #include <float.h>
 #include <string.h>
@@ -115,29 +116,11 @@ static void edge_pair_face(simd_simplex *s)
     const simd_vertex p = s->vert[i], q = s->vert[j];
     if (p.ia == q.ia || p.ib == q.ib) return;
     /* a(u) = a0 + u da, b(t) = b0 + t db; the point of D is b(t) - a(u) */
-    const v4 da = v4_sub(q.pa, p.pa), db = v4_sub(q.pb, p.pb), r = v4_sub(p.pa, p.pb);
-    const float aa = v4_dot(da, da), ee = v4_dot(db, db);
-    if (!(aa > 0.0f && ee > 0.0f)) return;
-    /* the lines' parameters from cross products, (n.(db x r), n.(da x r))
-     * / n.n with n = da x db: the dot-product form (ab f - c ee) / (aa ee -
-     * ab^2) loses its denominator to rounding below 1e-3 rad from parallel,
-     * these only at about eps / angle; then clamped to the edges as in
-     * Ericson's segment pair (Real-Time Collision Detection 5.1.9) */
-    const v4 n = v4_cross(da, db);
-    const float nn = v4_dot(n, n);
-    if (!(nn > MINK_GJK_EDGE_PARALLEL_SIN2 * aa * ee)) return; /* parallel: no parallelogram */
-    float u = v4_dot(n, v4_cross(db, r)) / nn, t = v4_dot(n, v4_cross(da, r)) / nn;
-    const float edge = 1e-4f; /* inside an edge, not at an end */
-    if (!(u > edge && u < 1.0f - edge && t > edge && t < 1.0f - edge)) {
-        const float ab = v4_dot(da, db), c = v4_dot(da, r), f = v4_dot(db, r);
-        u = fminf(fmaxf(u, 0.0f), 1.0f);
-        t = fminf(fmaxf((ab * u + f) / ee, 0.0f), 1.0f); /* B's point nearest a(u) */
-        u = fminf(fmaxf((ab * t - c) / aa, 0.0f), 1.0f); /* A's point nearest b(t) */
-        if (!(u >= 0.0f && t >= 0.0f)) return;          /* NaN */
-        u = u < edge ? 0.0f : u > 1.0f - edge ? 1.0f : u;
-        t = t < edge ? 0.0f : t > 1.0f - edge ? 1.0f : t;
-    }
-    const int u_end = u == 0.0f || u == 1.0f, t_end = t == 0.0f || t == 1.0f;
+    float da[4], db[4], r[4], w[4];
+    v4_store(da, v4_sub(q.pa, p.pa));
+    v4_store(db, v4_sub(q.pb, p.pb));
+    v4_store(r, v4_sub(p.pa, p.pb));
+    if (!edge_pair_weights(da, db, r, w)) return;
     /* the corners (a1, b0) and (a0, b1) in the free slots */
     const unsigned k = (unsigned)__builtin_ctz(~s->bits & 15u), m = (unsigned)__builtin_ctz(~(s->bits | 1u << k) & 15u);
     simd_vertex *c10 = &s->vert[k], *c01 = &s->vert[m];
@@ -145,24 +128,10 @@ static void edge_pair_face(simd_simplex *s)
     simd_vertex_set_ids(c10, q.ia, p.ib);
     c01->pa = p.pa, c01->pb = q.pb, c01->w = v4_sub(q.pb, p.pa);
     simd_vertex_set_ids(c01, p.ia, q.ib);
-    /* weights on (a0,b0) = i, (a1,b1) = j, (a1,b0) = k, (a0,b1) = m */
-    float lambda[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (!u_end && !t_end) {
-        /* the half of the parallelogram on the point's side of the diagonal */
-        const int a1b0 = u >= t;
-        lambda[i] = a1b0 ? 1.0f - u : 1.0f - t;
-        lambda[a1b0 ? k : m] = a1b0 ? u - t : t - u;
-        lambda[j] = a1b0 ? t : u;
-    } else {
-        /* bilinear weights of (u, t): a side or a corner of it */
-        lambda[i] = (1.0f - u) * (1.0f - t);
-        lambda[k] = u * (1.0f - t);
-        lambda[m] = (1.0f - u) * t;
-        lambda[j] = u * t;
-    }
+    float lambda[4];
+    lambda[i] = w[0], lambda[j] = w[1], lambda[k] = w[2], lambda[m] = w[3];
     unsigned bits = 0;
-    for (unsigned x = 0; x < 4; ++x) bits |= (lambda[x] > 0.0f) << x;
-    if (!bits) return;
+    for (unsigned x = 0; x < 4; ++x) bits |= (unsigned)(lambda[x] > 0.0f) << x;
     s->lambda = v4_load(lambda);
     s->bits = bits;
 }

@@ -2,6 +2,7 @@
 #include "gjk_ref.h"
 #include "tolerance.h"
 #include "closest_double.h"
+#include "edge_pair.h"
 
 #include <float.h>
 
@@ -136,23 +137,9 @@ static void edge_pair_face(ref_simplex *s)
     if (p.ia == q.ia || p.ib == q.ib) return;
     /* a(u) = a0 + u da, b(t) = b0 + t db; the point of D is b(t) - a(u) */
     const v3 da = v3_sub(q.pa, p.pa), db = v3_sub(q.pb, p.pb), r = v3_sub(p.pa, p.pb);
-    const float aa = v3_dot(da, da), ee = v3_dot(db, db);
-    if (!(aa > 0.0f && ee > 0.0f)) return;
-    /* the lines' parameters from cross products, then clamped to the edges */
-    const v3 n = v3_cross(da, db);
-    const float nn = v3_dot(n, n);
-    if (!(nn > MINK_GJK_EDGE_PARALLEL_SIN2 * aa * ee)) return; /* parallel: no parallelogram */
-    float u = v3_dot(n, v3_cross(db, r)) / nn, t = v3_dot(n, v3_cross(da, r)) / nn;
-    const float edge = 1e-4f; /* inside an edge, not at an end */
-    if (!(u > edge && u < 1.0f - edge && t > edge && t < 1.0f - edge)) {
-        const float ab = v3_dot(da, db), c = v3_dot(da, r), f = v3_dot(db, r);
-        u = fminf(fmaxf(u, 0.0f), 1.0f);
-        t = fminf(fmaxf((ab * u + f) / ee, 0.0f), 1.0f); /* B's point nearest a(u) */
-        u = fminf(fmaxf((ab * t - c) / aa, 0.0f), 1.0f); /* A's point nearest b(t) */
-        u = u < edge ? 0.0f : u > 1.0f - edge ? 1.0f : u;
-        t = t < edge ? 0.0f : t > 1.0f - edge ? 1.0f : t;
-    }
-    const int u_end = u == 0.0f || u == 1.0f, t_end = t == 0.0f || t == 1.0f;
+    const float dav[3] = {da.x, da.y, da.z}, dbv[3] = {db.x, db.y, db.z}, rv[3] = {r.x, r.y, r.z};
+    float w[4];
+    if (!edge_pair_weights(dav, dbv, rv, w)) return;
     /* the corners (a1, b0) and (a0, b1) in the free slots */
     unsigned k = 0, m;
     while (s->bits & (1u << k)) ++k;
@@ -161,26 +148,9 @@ static void edge_pair_face(ref_simplex *s)
     ref_vertex *c10 = &s->vert[k], *c01 = &s->vert[m];
     c10->pa = q.pa, c10->pb = p.pb, c10->w = v3_sub(p.pb, q.pa), c10->ia = q.ia, c10->ib = p.ib;
     c01->pa = p.pa, c01->pb = q.pb, c01->w = v3_sub(q.pb, p.pa), c01->ia = p.ia, c01->ib = q.ib;
-    /* weights on (a0,b0) = i, (a1,b1) = j, (a1,b0) = k, (a0,b1) = m */
-    float lambda[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (!u_end && !t_end) {
-        /* the half of the parallelogram on the point's side of the diagonal */
-        const int a1b0 = u >= t;
-        lambda[i] = a1b0 ? 1.0f - u : 1.0f - t;
-        lambda[a1b0 ? k : m] = a1b0 ? u - t : t - u;
-        lambda[j] = a1b0 ? t : u;
-    } else {
-        /* bilinear weights of (u, t): a side or a corner of it */
-        lambda[i] = (1.0f - u) * (1.0f - t);
-        lambda[k] = u * (1.0f - t);
-        lambda[m] = (1.0f - u) * t;
-        lambda[j] = u * t;
-    }
-    unsigned bits = 0;
-    for (unsigned x = 0; x < 4; ++x) bits |= (unsigned)(lambda[x] > 0.0f) << x;
-    if (!bits) return;
-    for (unsigned x = 0; x < 4; ++x) s->lambda[x] = lambda[x];
-    s->bits = bits;
+    s->lambda[i] = w[0], s->lambda[j] = w[1], s->lambda[k] = w[2], s->lambda[m] = w[3];
+    s->bits = 0;
+    for (unsigned x = 0; x < 4; ++x) s->bits |= (unsigned)(s->lambda[x] > 0.0f) << x;
 }
 
 /* GJK stalled in float (a repeated point, no progress) with the lower bound
