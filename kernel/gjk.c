@@ -64,11 +64,10 @@ MINK_ALWAYS_INLINE v4 refined_v(const simd_simplex *s, v4 v, float vv, float sca
      * normal, tilted by rounding, put r there (a triangle 2.3 long and 0.014
      * wide, 1.5 from the origin, took 6e-6 off a distance of 0.0113) */
     if (floor > 0.0f && v4_len2(r) < floor * floor) return v;
-    /* nor longer than v past v's rounding (MINK_GJK_REFINE_CEIL_EPS): p0 is
-     * the nearest point, so p1 or p2 the farthest */
-    const float far = sqrtf(fmaxf(v4_len2(p1), v4_len2(p2)));
-    const float ceiling = sqrtf(vv) + MINK_GJK_REFINE_CEIL_EPS * FLT_EPSILON * far;
-    if (v4_len2(r) > ceiling * ceiling) return v;
+    /* nor longer than v past v's rounding (MINK_GJK_REFINE_CEIL_EPS, without
+     * a root): p0 is the nearest point, so p1 or p2 the farthest */
+    const float rr = v4_len2(r), longer = rr - vv, ceil = MINK_GJK_REFINE_CEIL_EPS * FLT_EPSILON;
+    if (longer > 0.0f && longer * longer > 4.0f * ceil * ceil * fmaxf(v4_len2(p1), v4_len2(p2)) * rr) return v;
     if (d2 <= 0.01f * vv && d2 <= near * near) return r;
     *disagrees = 1;
     return v;

@@ -66,10 +66,11 @@ static inline float mink_gjk_gap_tol(float small, float scale)
 #define MINK_GJK_REFINE_REL 1e-5f
 
 /* ... nor longer than v by more than v's own rounding, this many float
- * epsilons of the simplex's farthest point: |v| bounds the distance from
- * above, and a longer r is a sliver's normal tilted by rounding (a triangle
- * of a 1 m box edge and a 2 mm hull edge added 2.6e-6 to a distance of
- * 0.0054, where v was within 7e-8). */
+ * epsilons of the simplex's farthest point (measured as (|r|^2 - |v|^2) /
+ * 2|r|, no root in the SIMD kernel: |r| - |v| when they are close): |v|
+ * bounds the distance from above, and a longer r is a sliver's normal
+ * tilted by rounding (a triangle of a 1 m box edge and a 2 mm hull edge
+ * added 2.6e-6 to a distance of 0.0054, where v was within 7e-8). */
 #define MINK_GJK_REFINE_CEIL_EPS 16.0f
 
 /* Contact manifolds prefer a face to an edge pair (and A's face to B's)

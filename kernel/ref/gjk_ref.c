@@ -77,8 +77,8 @@ static v3 refined_v(const ref_simplex *s, v3 v, float scale, float floor, int *d
     if (floor > 0.0f && v3_len2(r) < floor * floor) return v;
     float far2 = 0.0f;
     for (unsigned i = 0; i < n; ++i) far2 = fmaxf(far2, v3_len2(p[i]));
-    const float ceiling = v3_len(v) + MINK_GJK_REFINE_CEIL_EPS * FLT_EPSILON * sqrtf(far2);
-    if (v3_len2(r) > ceiling * ceiling) return v;
+    const float rr = v3_len2(r), vv = v3_len2(v), ceil = MINK_GJK_REFINE_CEIL_EPS * FLT_EPSILON;
+    if (rr > vv && (rr - vv) / (2.0f * sqrtf(rr)) > ceil * sqrtf(far2)) return v;
     if (refinement_agrees(r, v, scale)) return r;
     *disagrees = 1;
     return v;
