@@ -9,21 +9,11 @@ _Static_assert(CACHE_W_PAIR == 1 && CACHE_W_AXIS == 2 && CACHE_W_IA == 5 && CACH
                    CACHE_W_FRAMES == 14,
                "mink_cache_store writes this layout");
 
-static uint32_t feature_count(const mink_shape *s)
-{
-    switch (s->type) {
-    case MINK_SHAPE_BOX: return 8;
-    case MINK_SHAPE_CAPSULE: return 2;
-    case MINK_SHAPE_HULL: return s->count;
-    default: return 1;
-    }
-}
-
 int mink_cache_load_simplex(const mink_cache *c, const mink_shape *a, const mink_shape *b, cache_state *st)
 {
     const uint32_t *w = c->opaque;
     const uint32_t count = w[CACHE_W_META] & 7u;
-    const uint32_t na = feature_count(a), nb = feature_count(b);
+    const uint32_t na = mink_cache_feature_count(a), nb = mink_cache_feature_count(b);
     for (uint32_t i = 0; i < count; ++i) {
         st->ia[i] = w[CACHE_W_IA + i];
         st->ib[i] = w[CACHE_W_IB + i];

@@ -80,6 +80,18 @@ MINK_INLINE uint32_t mink_cache_checksum(const uint32_t *w)
     return 0x2545f491u + u32x4_sum(u32x4_add(u32x4_add(s0, s1), u32x4_add(s2, s3)));
 }
 
+/* How many core feature ids a shape has: the range of a cached id (hull
+ * vertex, box corner, capsule end; a sphere's one point). */
+MINK_INLINE uint32_t mink_cache_feature_count(const mink_shape *s)
+{
+    switch (s->type) {
+    case MINK_SHAPE_BOX: return 8;
+    case MINK_SHAPE_CAPSULE: return 2;
+    case MINK_SHAPE_HULL: return s->count;
+    default: return 1;
+    }
+}
+
 /* The axis words as a vector, pad 0 (once mink_cache_outcome found a state).
  * Not one 16-byte load: the axis straddles two 16-byte pieces of the cache,
  * and a load across two recent stores (a cache just copied or written)
@@ -177,6 +189,18 @@ void mink_cache_store_feature(mink_cache *c, const mink_shape *a, const mink_sha
 MINK_INLINE int mink_cache_may_separate(const mink_cache *c)
 {
     return c && ((c->opaque[CACHE_W_META] >> 3) & 3u) == CACHE_SEPARATED;
+}
+
+/* Whether c holds a simplex with the outcome "overlapping": the one read
+ * of mink_intersect's held overlap test, which, as the held axis's,
+ * trusts nothing else it reads (points of the cores' difference around
+ * the origin, or within the radii of it, prove the shapes overlap,
+ * whichever pair wrote their ids; an id out of range fails the test). */
+MINK_INLINE int mink_cache_may_overlap(const mink_cache *c)
+{
+    if (!c) return 0;
+    const uint32_t meta = c->opaque[CACHE_W_META];
+    return (meta & ~7u) == (uint32_t)CACHE_OVERLAP << 3 && (meta & 7u) != 0 && (meta & 7u) <= 4;
 }
 
 /* The state a successful load found held one more query unchanged: counts

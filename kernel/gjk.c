@@ -499,3 +499,11 @@ int mink_simd_gjk_boolean(simd_pair *pair, v4 v0, simd_gjk_result *out)
     }
     return 0;
 }
+
+int mink_simd_tetra_holds_origin(const v4 w[4], float scale)
+{
+    simd_simplex s;
+    v4 side_o, side_p;
+    for (unsigned i = 0; i < 4; ++i) s.vert[i].w = w[i];
+    return origin_clearly_inside_sides(&s, scale, &side_o, &side_p);
+}

@@ -260,6 +260,78 @@ MINK_ALWAYS_INLINE int cached_axis_separates(const mink_shape *a, const mink_pos
     return gain > 0.0f && gain * gain > margin * margin * v4_len2(axis);
 }
 
+/* |p|^2 of the point of segment ab nearest the origin. */
+static float segment_nearest2(v4 a, v4 b)
+{
+    const v4 e = v4_sub(b, a);
+    const float ee = v4_dot(e, e), t = ee > 0.0f ? -v4_dot(a, e) / ee : 0.0f;
+    return v4_len2(v4_madd(v4_splat(t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t), e, a));
+}
+
+/* |p|^2 of a point of the simplex w[0..count-1] (1-3 points) nearest the
+ * origin: inside a triangle, its weights from the signed areas the origin
+ * makes with each edge (Johnson's, for the triangle alone), else its
+ * nearest edge. A convex combination of the points either way, as GJK's
+ * v is, and as trusted. */
+static float nearest_within(const v4 w[4], uint32_t count)
+{
+    if (count == 1) return v4_len2(w[0]);
+    if (count == 2) return segment_nearest2(w[0], w[1]);
+    const v4 n = v4_cross(v4_sub(w[1], w[0]), v4_sub(w[2], w[0]));
+    const float l0 = v4_dot(n, v4_cross(w[1], w[2])), l1 = v4_dot(n, v4_cross(w[2], w[0]));
+    const float l2 = v4_dot(n, v4_cross(w[0], w[1])), sum = l0 + l1 + l2;
+    if (l0 >= 0.0f && l1 >= 0.0f && l2 >= 0.0f && sum > 0.0f) {
+        const v4 p = v4_madd(v4_splat(l2), w[2], v4_madd(v4_splat(l1), w[1], v4_mul(v4_splat(l0), w[0])));
+        return v4_len2(p) / (sum * sum);
+    }
+    const float e01 = segment_nearest2(w[0], w[1]), e12 = segment_nearest2(w[1], w[2]);
+    const float e20 = segment_nearest2(w[2], w[0]);
+    return fminf(e01, fminf(e12, e20));
+}
+
+/* Frame coherence for overlapping pairs: whether the cached simplex
+ * (mink_cache_may_overlap), its pairs of core features re-evaluated at
+ * the new poses, still proves the overlap: four points around the origin
+ * by GJK's containment test, or the simplex's closest point within the
+ * radii by more than the touching band (where the cold query would stop
+ * and be sure). Straight from the quaternions (no pair set-up), and the
+ * cache left as it is: the same simplex serves the next frame. Out of
+ * line: only pairs that overlapped last frame pay for it. */
+static __attribute__((noinline)) int cached_simplex_holds(const mink_shape *a, const mink_pose *pa,
+                                                          const mink_shape *b, const mink_pose *pb,
+                                                          const mink_cache *cache)
+{
+    v4 norm2;
+    if (mink_check_inputs_v(a, pa, b, pb, &norm2) != 0) return 0;
+    const uint32_t count = cache->opaque[CACHE_W_META] & 7u; /* 1-4: mink_cache_may_overlap */
+    const uint32_t na = mink_cache_feature_count(a), nb = mink_cache_feature_count(b);
+    const v4 scale = v4_div(v4_splat(2.0f), norm2); /* 2 / |q|^2, lanes (a, a, b, b) */
+    const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
+    v4 row[3];
+    v4_quat_rows(v4_quat_conj_mul(qa, qb), 0.5f * v4_x(scale) * v4_z(scale), row);
+    const v4 d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x)));
+    const v4 pos_b = v4_neg(quat_rotate_inverse_neg(v4_xyz(qa), v4_shuffle(qa, qa, 3, 3, 3, 3), v4_splat_x(scale), d));
+    v4 w[4] = {v4_zero(), v4_zero(), v4_zero(), v4_zero()};
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t ia = cache->opaque[CACHE_W_IA + i], ib = cache->opaque[CACHE_W_IB + i];
+        if (ia >= na || ib >= nb) return 0;
+        w[i] = v4_sub(v4_add(rot_apply(row, mink_simd_core_point(b, ib)), pos_b), mink_simd_core_point(a, ia));
+    }
+    const float pair_scale = mink_simd_pair_scale(a, b, d);
+    if (count == 4 && mink_simd_tetra_holds_origin(w, pair_scale)) return 1;
+    const float margin = a->radius + b->radius, near = MINK_TOUCH_REL * pair_scale;
+    if (!(margin > near) || count == 4) return 0; /* sharp cores: only the containment test proves */
+    const float limit = margin - near;
+    return nearest_within(w, count) < limit * limit;
+}
+
+/* The answer of a cached simplex that still proves the overlap. */
+static int held_overlap_answer(mink_result *info)
+{
+    if (info) mink_result_error(info, MINK_OK); /* distance 0, no normal, no support */
+    return 1;
+}
+
 /* The largest of lanes 0-2 (the pad lane is no axis), and which lane. */
 static float top3(v4 v)
 {
@@ -489,6 +561,7 @@ MINK_ALWAYS_INLINE int intersect(const mink_shape *a, const mink_pose *pa, const
         !support_scan_long(a) && !support_scan_long(b) &&
         cached_axis_separates(a, pa, b, pb, norm2, mink_cache_axis(cache), &n, 0))
         return held_answer(info, n);
+    if (mink_cache_may_overlap(cache) && cached_simplex_holds(a, pa, b, pb, cache)) return held_overlap_answer(info);
     return primitives && a && b && primitive_pair(a, b) ? intersect_cold_primitives(a, pa, b, pb, cache, info)
                                                          : intersect_cold_gjk(a, pa, b, pb, cache, info);
 }

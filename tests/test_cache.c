@@ -290,6 +290,88 @@ static void test_untrusted_axis(void **state)
     assert_true(held > 300);
 }
 
+/* The held overlap (SIMD kernel): a cache from an overlapping frame whose
+ * simplex, re-evaluated at the next poses, still proves the overlap
+ * answers alone (no support evaluation, the cache left as it was), on most
+ * overlapping frames of traj.cases that follow one. Whatever the cache
+ * holds, the answer is the cold one: on the pair's own next frames and,
+ * with the cache spoiled (its checksum, or another pair's fingerprint), on
+ * another trajectory's pair, separated or not. */
+static void test_held_overlap(void **state)
+{
+    (void)state;
+    unsigned held = 0, chained = 0, tried = 0;
+    mink_cache cache;
+    for (size_t i = 0; i < traj.count; ++i) {
+        const mink_case *c = &traj.cases[i];
+        if (i == 0 || !same_trajectory(c, &traj.cases[i - 1])) mink_cache_reset(&cache);
+        const mink_cache before = cache;
+        const int was_overlap = ((before.opaque[CACHE_W_META] >> 3) & 3u) == CACHE_OVERLAP;
+        mink_result warm;
+        const int hit = mink_intersect_ex(&c->a, &c->pa, &c->b, &c->pb, &cache, &warm);
+        const int cold = mink_intersect(&c->a, &c->pa, &c->b, &c->pb, NULL);
+        if (c->value >= 1e-3 * c->L) assert_int_equal(hit, cold);
+        if (!was_overlap || c->kind != CASE_PEN) continue;
+        chained++;
+        if (memcmp(&before, &cache, sizeof cache) == 0) {
+            assert_int_equal(hit, 1);
+            assert_int_equal(warm.support_calls, 0);
+            held++;
+        }
+        /* the same cache, spoiled, on a pair of another trajectory */
+        for (int spoil = 0; spoil < 2; ++spoil) {
+            const mink_case *other = &traj.cases[(i + 613 + 120 * (size_t)spoil) % traj.count];
+            mink_cache bad = before;
+            bad.opaque[spoil ? CACHE_W_PAIR : CACHE_W_CHECK] ^= 16u;
+            const int other_hit = mink_intersect(&other->a, &other->pa, &other->b, &other->pb, &bad);
+            const int other_cold = mink_intersect(&other->a, &other->pa, &other->b, &other->pb, NULL);
+            if (other->value >= 1e-3 * other->L) assert_int_equal(other_hit, other_cold);
+            tried++;
+        }
+    }
+    print_message("held overlap: %u of %u overlapping frames after an overlap; %u spoiled caches tried\n", held,
+                  chained, tried);
+    assert_true(chained > 1000);
+    assert_true(held > chained * 4 / 5);
+}
+
+/* Rounded cores moving apart through contact, warm all the way: each
+ * frame's intersect is the exact one outside the touching band (the held
+ * overlap must let go once the radii no longer reach). Spheres (a cached
+ * point), capsules side by side (a segment), a rounded box on a box's face
+ * (a triangle or more), both kernels. */
+static void test_held_overlap_lets_go(void **state)
+{
+    (void)state;
+    const float r = 0.25f;
+    const mink_shape sphere = mink_sphere(r), capsule = mink_capsule(r, 0.5f), box = mink_box(0.5f, 0.5f, 0.5f, r);
+    const mink_shape flat = mink_box(2.0f, 0.5f, 2.0f, 0.0f);
+    const struct {
+        const mink_shape *a, *b;
+        float contact; /* centre distance along x at first touch */
+    } pairs[3] = {{&sphere, &sphere, 2.0f * r}, {&capsule, &capsule, 2.0f * r}, {&flat, &box, 0.5f + 0.5f + r}};
+    unsigned held = 0;
+    for (int k = 0; k < 2; ++k) {
+        for (int p = 0; p < 3; ++p) {
+            mink_cache cache;
+            mink_cache_reset(&cache);
+            for (int f = 0; f <= 400; ++f) {
+                /* 1 % of the contact distance in, to 1 % out, in even steps */
+                const float x = pairs[p].contact * (0.99f + 0.02f * (float)f / 400.0f);
+                mink_pose pa = {{0, 0, 0}, {0, 0, 0, 1}}, pb = {{0, x, 0}, {0, 0, 0, 1}};
+                if (p < 2) pb.p = (mink_vec3){x, p == 1 ? 0.1f : 0.0f, 0}; /* capsules overlap along y */
+                const mink_cache before = cache;
+                const int hit = kernels[k].intersect(pairs[p].a, &pa, pairs[p].b, &pb, &cache, NULL);
+                const float gap = x - pairs[p].contact;
+                if (fabsf(gap) > 1e-5f) assert_int_equal(hit, gap < 0.0f);
+                held += k == 1 && hit && memcmp(&before, &cache, sizeof cache) == 0;
+            }
+        }
+    }
+    print_message("held overlaps while moving apart: %u\n", held);
+    assert_true(held > 300);
+}
+
 static void test_error_leaves_cache(void **state)
 {
     (void)state;
@@ -313,6 +395,8 @@ int main(void)
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_nonfinite_axis),
         cmocka_unit_test(test_untrusted_axis),
+        cmocka_unit_test(test_held_overlap),
+        cmocka_unit_test(test_held_overlap_lets_go),
         cmocka_unit_test(test_error_leaves_cache),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
