@@ -29,13 +29,21 @@ static void update_determinants(simd_simplex *s)
     }
 }
 
-/* The first subset of `all` passing Johnson's test, in numeric order; all a
- * constant (unrolled: each test reads fixed rows). */
+/* The subset of `all` passing Johnson's test: `all` itself first (the
+ * seed is last frame's closest subset, which mostly still is), then the
+ * others in numeric order; all a constant (unrolled: each test reads fixed
+ * rows). In exact arithmetic one subset passes, so the order only breaks
+ * float's ties. */
 MINK_ALWAYS_INLINE int seed_pick(simd_simplex *s, unsigned all, int full_ok, v4 *v)
 {
+    if ((all != 15u || full_ok) && subset_is_closest(s, all, all)) {
+        s->bits = all;
+        *v = subset_point(s, all, &s->lambda);
+        return 1;
+    }
 #pragma GCC unroll 16
     for (unsigned x = 1; x < 16; ++x) {
-        if ((x & all) != x || (x == 15u && !full_ok) || !subset_is_closest(s, x, all)) continue;
+        if ((x & all) != x || x == all || !subset_is_closest(s, x, all)) continue;
         s->bits = x;
         *v = subset_point(s, x, &s->lambda);
         return 1;
