@@ -10,12 +10,15 @@
 # size ratios to 1e4; pairs up to 5e4 from the origin), checked with FORMAT.md's
 # local tolerance (mink-cases --tol local: tol from the smaller shape's size and
 # the float resolution of the coordinates, not from the largest coordinate).
+# And per seed linear casts (probe_oracle.py --casts: the first time within a
+# target from bisection on the exact distance), mink_cast of both kernels.
 #
-# Usage: scripts/probe.sh [--seeds "1 2 3"] [--count N] [--scene-count N] [--build DIR | --simd W]
+# Usage: scripts/probe.sh [--seeds "1 2 3"] [--count N] [--scene-count N] [--cast-count N] [--build DIR | --simd W]
 #   --seeds  oracle seeds (default 1 2 3; fixed, so a run is reproducible)
 #   --count  cases per seed (default 2000)
 #   --scene-count  scene cases per seed, spread evenly over the five scene
 #            distributions (default 300; 0 skips them)
+#   --cast-count  linear casts per seed (default 200; 0 skips them)
 #   --build  a configured build tree holding bench/mink-cases (default
 #            build/test, as scripts/test.sh leaves it; configured if absent)
 #   --simd   the SIMD backend W (sse41, avx2, ...) in a tree of its own,
@@ -27,6 +30,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 seeds="1 2 3"
 count=2000
 scene_count=300
+cast_count=200
 build="$root/build/test"
 simd=""
 while [ $# -gt 0 ]; do
@@ -36,6 +40,9 @@ while [ $# -gt 0 ]; do
     --scene-count)
       scene_count=${2:?}; shift
       case "$scene_count" in '' | *[!0-9]*) echo "probe: --scene-count wants a count, not $scene_count" >&2; exit 2 ;; esac ;;
+    --cast-count)
+      cast_count=${2:?}; shift
+      case "$cast_count" in '' | *[!0-9]*) echo "probe: --cast-count wants a count, not $cast_count" >&2; exit 2 ;; esac ;;
     --build) build=${2:?}; shift ;;
     --simd) simd=${2:?}; build="$root/build/probe-$simd"; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -104,10 +111,18 @@ for seed in $seeds; do
     "$py" "$root/scripts/probe_oracle.py" --scenes "$seed" "$file" "$scene_count" || exit 2
     check scenes "$file" "probe-scenes-$seed.cases" --tol local
   fi
+  if [ "$cast_count" -gt 0 ]; then
+    file="$tmp/casts-$seed.cases"
+    "$py" "$root/scripts/probe_oracle.py" --casts "$seed" "$file" "$cast_count" || exit 2
+    for kernel in ref simd; do
+      one casts "$file" "probe-casts-$seed.cases" "$(printf '%-4s %-11s %-7s' "$kernel" cast cold)" \
+        --kernel "$kernel" --query cast
+    done
+  fi
 done
 if [ "$failed" = 1 ]; then
   echo "probe: FAILED; failing seeds' case files kept in $build/ (rerun: $cases check FILE --kernel K --query Q [--batch] --verbose;" \
     "add --tol local for probe-scenes-*.cases)" >&2
   exit 1
 fi
-echo "probe: all seeds pass ($seeds; $count cases and $scene_count scene cases each)"
+echo "probe: all seeds pass ($seeds; $count cases, $scene_count scene cases and $cast_count casts each)"

@@ -44,8 +44,16 @@ reads; touching pairs are kept (FORMAT.md writes exact touching as pen 0).
 Sphere and capsule pairs (a flat Minkowski difference) are answered from the
 closest points of their core segments.
 
+--casts writes linear casts (FORMAT.md, "Casts") of the same shapes instead:
+B starting apart from A and moving past, into or beside it (A moving too
+half the time), each shape keeping its rotation; the first time within the
+target from bisection on the exact distance of the translating difference
+(convex in t), or the least distance of a miss. Starts within the target
+and grazes are left out.
+
 Usage: probe_oracle.py SEED OUT.cases [COUNT]   (COUNT default 1000)
        probe_oracle.py --scenes [--only ground,plank,needle,ratio,far] SEED OUT.cases [COUNT]
+       probe_oracle.py --casts SEED OUT.cases [COUNT]   (COUNT default 300)
 (needs python3-scipy)
 """
 import math
@@ -732,11 +740,134 @@ def write_probes(seed, path, count):
     return written
 
 
+# ------------------------------------------------------------------ casts
+#
+# Linear casts (FORMAT.md, "Casts"): each shape keeps its rotation and moves its
+# origin on a line, so the Minkowski difference only translates, D(t) = D(0) +
+# t (dB - dA), and the distance from the origin to it is convex in t. The first
+# time it comes within target + rA + rB is then found by bisection, after a
+# golden-section search for the least distance when the end of the step is
+# apart: exact to 1e-13 in t, from qhull's facets of D(0) moved along, with no
+# GJK and no conservative advancement.
+
+class MovedHull:
+    """hull's facets with every point moved by s (closest_to_origin reads
+    simplices and equations)."""
+    def __init__(self, hull, s):
+        self.simplices = hull.simplices
+        self.equations = hull.equations.copy()
+        self.equations[:, 3] -= hull.equations[:, :3] @ s
+
+
+def cast_distance(d, hull, step, t):
+    """Distance from the origin to D(t) (0 inside) and the unit normal from A
+    towards B's closest point."""
+    s = t * step
+    moved = MovedHull(hull, s)
+    if moved.equations[:, 3].max() < 0:
+        return 0.0, np.zeros(3)
+    return closest_to_origin(d + s, moved)
+
+
+def cast_answer(d, hull, step, reach):
+    """('hit', t, normal) or ('miss', least distance), for the first t in
+    [0, 1] at which D(t) comes within reach of the origin; None for a start
+    within reach or a graze (least distance within 1e-6 of reach, relative)."""
+    f = lambda t: cast_distance(d, hull, step, t)[0]
+    f0, f1 = f(0.0), f(1.0)
+    if f0 <= reach * (1 + 1e-6) + 1e-12:
+        return None
+    hi = 1.0
+    if f1 > reach:
+        g = (math.sqrt(5) - 1) / 2  # golden section on the convex distance
+        a, b = 0.0, 1.0
+        c, e = b - g * (b - a), a + g * (b - a)
+        fc, fe = f(c), f(e)
+        while b - a > 1e-13:
+            if fc < fe:
+                b, e, fe = e, c, fc
+                c = b - g * (b - a)
+                fc = f(c)
+            else:
+                a, c, fc = c, e, fe
+                e = a + g * (b - a)
+                fe = f(e)
+        least = min(fc, fe, f1)
+        if abs(least - reach) <= 1e-6 * max(1.0, reach, float(np.abs(d).max())):
+            return None
+        if least > reach:
+            return "miss", least
+        hi = c if fc <= fe else e
+    lo = 0.0
+    while hi - lo > 1e-14:
+        mid = 0.5 * (lo + hi)
+        if f(mid) > reach:
+            lo = mid
+        else:
+            hi = mid
+    return "hit", hi, cast_distance(d, hull, step, hi)[1]
+
+
+def write_casts(seed, path, count):
+    """COUNT linear casts of the probes' shapes: B starts apart from A and moves
+    past, into or beside it, A moving too half the time; targets 0 or up to a
+    tenth of the size."""
+    rng = np.random.default_rng(seed)
+    written = tries = 0
+    groups = {"hit": 0, "miss": 0}
+    with open(path, "w") as out:
+        out.write("# probe casts, format v1: scripts/probe_oracle.py --casts %d (exact: bisection on qhull's D(t))\n"
+                  % seed)
+        while written < count and tries < 50 * count:
+            tries += 1
+            size = 10 ** rng.uniform(-2, 2)
+            name_a, text_a, core_a, ra = random_shape(rng, size)
+            name_b, text_b, core_b, rb = random_shape(rng, size)
+            qa, qb = (q / np.linalg.norm(q) for q in (rng.normal(size=4), rng.normal(size=4)))
+            u = random_unit(rng)
+            base = rng.uniform(-5, 5, 3) * size if rng.uniform() < 0.2 else np.zeros(3)
+            start = base + u * size * rng.uniform(2, 6)
+            aim = base + random_unit(rng) * size * rng.uniform(0, 2)  # where B heads, about A
+            move_b = (aim - start) * rng.uniform(0.5, 2.5)
+            move_a = random_unit(rng) * size * rng.uniform(0, 2) if rng.uniform() < 0.5 else np.zeros(3)
+            target = 0.0 if rng.uniform() < 0.3 else float(np.round(rng.uniform(0, 0.1) * size, 6))
+            pa0, pa1, pb0, pb1 = base, base + move_a, start, start + move_a + move_b
+            ends = np.concatenate([pa0, pa1, pb0, pb1])
+            if np.abs(ends).max() + 3 * size > 0.9 * MAX_MAGNITUDE:
+                continue
+            wa = core_a @ rotation(qa).T + pa0
+            wb = core_b @ rotation(qb).T + pb0
+            d = (wb[:, None, :] - wa[None, :, :]).reshape(-1, 3)
+            try:
+                hull = ConvexHull(d)
+            except Exception:  # a flat difference: not probed
+                continue
+            res = cast_answer(d, hull, (pb1 - pb0) - (pa1 - pa0), target + ra + rb)
+            if res is None:
+                continue
+            pose = lambda p, q: "%r %r %r %r %r %r %r" % (*map(float, p), *map(float, q))
+            expect = "hit %r %r %r %r" % (float(res[1]), *map(float, res[2])) if res[0] == "hit" else \
+                "miss %r" % float(res[1] - ra - rb)
+            out.write("%s-%s.%05d %s %s %s %s %s %s %r %s\n" % (name_a, name_b, written, text_a, pose(pa0, qa),
+                                                             pose(pa1, qa), text_b, pose(pb0, qb), pose(pb1, qb),
+                                                             target, expect))
+            groups[res[0]] += 1
+            written += 1
+    return written, groups
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] in ("-h", "--help"):
         print(__doc__.strip())
         sys.exit(0 if args else 2)
+    if args[0] == "--casts":
+        if len(args) not in (3, 4):
+            sys.exit("usage: probe_oracle.py --casts SEED OUT.cases [COUNT]")
+        written, groups = write_casts(int(args[1]), args[2], int(args[3]) if len(args) > 3 else 300)
+        print("probe_oracle: wrote %d casts to %s (hit %d, miss %d)" % (written, args[2], groups["hit"], groups["miss"]),
+              file=sys.stderr)
+        return
     scenes = args[0] == "--scenes"
     only = list(SCENES)
     if scenes:
