@@ -56,6 +56,7 @@ typedef struct mctx {
     float prefer;       /* a face wins over an edge pair within this */
     float band;         /* |separation| below this: touching         */
     float touch;        /* points this far above the deepest touch   */
+    float round;        /* a kept point's landing on a rounded face  */
 } mctx;
 
 /* A candidate axis and the features behind it. */
@@ -324,18 +325,60 @@ static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n
     return n;
 }
 
-/* Whether a point of the incident feature at separation s belongs to the
- * touching patch whose deepest point is `low` at separation `deepest`:
- * within `touch` of it, or rising from it by at most MINK_MANIFOLD_TILT
- * per unit of distance along the face (a face that slightly tilted, as a
- * box settling on another does, keeps all its corners). */
-static int touches(const mctx *c, v3 p, float s, v3 low, float deepest, v3 n)
+/* Whether a point of the incident feature rising `rise` above the deepest
+ * one, `along2` (squared) from it along the face, belongs to the touching
+ * patch: within `touch` of it, or rising by at most MINK_MANIFOLD_TILT per
+ * unit of distance along the face (a face that slightly tilted, as a box
+ * settling on another does, keeps all its corners). `landing`: how far
+ * inside a rounded surface moving the incident feature's points out by its
+ * radius along the normal may put them (landing_depth); beyond c->round
+ * only the points level with the deepest one (on the supporting feature,
+ * where the move is exact) are kept. */
+static inline int keeps(const mctx *c, float rise, float along2, float landing)
+{
+    if (!(rise <= c->touch || rise * rise <= MINK_MANIFOLD_TILT * MINK_MANIFOLD_TILT * along2)) return 0;
+    return landing <= c->round || rise <= c->prefer;
+}
+
+/* keeps() for a point p at separation s of the patch whose deepest point is
+ * `low` at separation `deepest`, n the normal. */
+static inline int touches(const mctx *c, v3 p, float s, v3 low, float deepest, v3 n, float landing)
 {
     const float rise = s - deepest;
-    if (rise <= c->touch) return 1;
+    if (rise <= c->touch && landing <= c->round) return 1; /* no distance along needed */
     const v3 d = v3_sub(p, low);
-    const float along2 = v3_len2(v3_sub(d, v3_scale(n, v3_dot(n, d))));
-    return rise * rise <= MINK_MANIFOLD_TILT * MINK_MANIFOLD_TILT * along2;
+    return keeps(c, rise, v3_len2(v3_sub(d, v3_scale(n, v3_dot(n, d)))), landing);
+}
+
+/* A point of the incident core's feature moved out by the core's radius r
+ * along the normal n lands at least r cos t from the feature's plane (or
+ * line), t its tilt from the contact plane: at most r (1 - cos t) inside the
+ * rounded surface. Exact inside a face; at its edges and corners the
+ * surface may be reached sooner. 0 for sharp cores and single points. The
+ * polygon's plane from Newell's sums (any planar polygon, no three points
+ * chosen). */
+static float landing_depth(float r, const v3 *pts, size_t stride, uint32_t n, v3 normal)
+{
+    if (r == 0.0f || n < 2) return 0.0f;
+    const v3 *p0 = pts, *p1 = (const v3 *)((const char *)pts + stride);
+    float cos_t;
+    if (n == 2) {
+        const v3 e = v3_sub(*p1, *p0);
+        const float ee = v3_len2(e), en = v3_dot(e, normal);
+        if (!(ee > 0.0f)) return 0.0f;
+        cos_t = sqrtf(maxf(0.0f, 1.0f - en * en / ee)); /* the line's distance from a point moved along n */
+    } else {
+        v3 m = v3_make(0, 0, 0);
+        for (uint32_t i = 0; i < n; ++i) {
+            const v3 a = *(const v3 *)((const char *)pts + stride * i);
+            const v3 b = *(const v3 *)((const char *)pts + stride * (i + 1 < n ? i + 1 : 0));
+            m = v3_add(m, v3_cross(a, b));
+        }
+        const float mm = v3_len2(m);
+        if (!(mm > 0.0f)) return 0.0f;
+        cos_t = fabsf(v3_dot(m, normal)) / sqrtf(mm);
+    }
+    return r * (1.0f - minf(cos_t, 1.0f));
 }
 
 /* The contact points of a clipped patch: poly (n points of the incident
@@ -359,17 +402,19 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
         low = sep[i] < sep[low] ? i : low;
     }
     *deepest = n > 0 ? sep[low] : INFINITY;
-    const float within = c->margin_core + c->prefer;
+    const float within = c->margin_core + c->prefer, r_inc = ref_b ? c->ra : c->rb;
+    const float landing = landing_depth(r_inc, &poly[0].p, sizeof poly[0], n, n_ref);
+    const v3 lowest = poly[low].p; /* the loop below may move another point into its slot */
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (sep[i] <= within && touches(c, poly[i].p, sep[i], poly[low].p, *deepest, n_ref)) {
+        if (sep[i] <= within && touches(c, poly[i].p, sep[i], lowest, *deepest, n_ref, landing)) {
             poly[kept] = poly[i];
             sep[kept++] = sep[i];
         }
     }
     uint32_t pick[4];
     const uint32_t count = reduce_points(poly, sep, kept, n_ref, pick);
-    const float r_ref = ref_b ? c->rb : c->ra, r_inc = ref_b ? c->ra : c->rb;
+    const float r_ref = ref_b ? c->rb : c->ra;
     for (uint32_t i = 0; i < count; ++i) {
         const clip_point *p = &poly[pick[i]];
         const float s = sep[pick[i]];
@@ -440,13 +485,13 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
     const float within = c->margin_core + c->prefer;
     const uint32_t u = (k + 1) % 3, w = (k + 2) % 3;
     const float lu = (&poly[low].p.x)[u], lw = (&poly[low].p.x)[w];
-    const float tilt2 = MINK_MANIFOLD_TILT * MINK_MANIFOLD_TILT;
+    /* the incident face's tilt: its axis j against the reference axis k */
+    const float r_inc = ref_b ? c->ra : c->rb, landing = r_inc * (1.0f - minf(fabsf(comp[j]), 1.0f));
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
         if (!(sep[i] <= within)) continue;
-        const float rise = sep[i] - *deepest;
         const float du = (&poly[i].p.x)[u] - lu, dw = (&poly[i].p.x)[w] - lw;
-        if (rise <= c->touch || rise * rise <= tilt2 * (du * du + dw * dw)) {
+        if (keeps(c, sep[i] - *deepest, du * du + dw * dw, landing)) {
             poly[kept] = poly[i];
             sep[kept++] = sep[i];
         }
@@ -459,7 +504,7 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
         for (uint32_t i = 0; i < kept; ++i) cu[i] = (&poly[i].p.x)[u], cw[i] = (&poly[i].p.x)[w];
         count = reduce_plane(cu, cw, sep, kept, pick);
     }
-    const float r_ref = ref_b ? c->rb : c->ra, r_inc = ref_b ? c->ra : c->rb;
+    const float r_ref = ref_b ? c->rb : c->ra;
     for (uint32_t i = 0; i < count; ++i) {
         const quad_point *p = &poly[pick[i]];
         const float s = sep[pick[i]];
@@ -667,9 +712,10 @@ static uint32_t segment_pair_contacts(const mctx *c, v3 n, core_contact out[2])
     }
     /* as for faces: within the margin, and touching from the deeper end */
     const int low = touching[1].sep < touching[0].sep;
+    const float landing = landing_depth(c->rb, &touching[0].pb, sizeof touching[0], 2, n);
     for (int e = 0; e < 2; ++e)
         if (touching[e].sep <= c->margin + c->prefer &&
-            touches(c, touching[e].pb, touching[e].sep, touching[low].pb, touching[low].sep, n))
+            touches(c, touching[e].pb, touching[e].sep, touching[low].pb, touching[low].sep, n, landing))
             out[count++] = touching[e];
     return count;
 }
@@ -1197,6 +1243,7 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
     c.prefer = MINK_MANIFOLD_PREFER_REL * smaller + ROUNDING_EPS * c.scale;
     c.band = MINK_TOUCH_REL * c.scale;
     c.touch = MINK_MANIFOLD_TOUCH_REL * smaller + c.prefer;
+    c.round = MINK_MANIFOLD_ROUND_REL * smaller;
 
     v3 clear_axis;
     if (cached_axis_clear(&c, cache, &clear_axis)) {

@@ -97,6 +97,15 @@ static inline float mink_gjk_gap_tol(float small, float scale)
 #define MINK_MANIFOLD_TILT 1e-2f
 #endif
 
+/* A point of a rounded incident core is moved out by the radius along the
+ * normal; on a face tilted by t from the contact plane that lands up to
+ * r (1 - cos t) inside the rounded surface. Where that exceeds this times
+ * the smaller shape's size, only the points level with the deepest one are
+ * kept: a rounded hull 3.4 deep in another with a face tilted by 0.08 rad
+ * had a point kept by the touching band 0.011 inside its surface, and a
+ * rounded needle's long face tilted sideways one 4.8e-4. */
+#define MINK_MANIFOLD_ROUND_REL 5e-5f
+
 /* Iteration caps: GJK adds one support point per iteration and converges in
  * about 10-20 even on 1024-point hulls; 64 means something is cycling. */
 #define MINK_GJK_MAX_ITERATIONS 64

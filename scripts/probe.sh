@@ -10,7 +10,8 @@
 # size ratios to 1e4; pairs up to 5e4 from the origin), checked with FORMAT.md's
 # local tolerance (mink-cases --tol local: tol from the smaller shape's size and
 # the float resolution of the coordinates, not from the largest coordinate).
-# And per seed linear casts (probe_oracle.py --casts: the first time within a
+# The pairs' contact manifolds too (margins 0 and 0.05: the deepest point, the
+# normal, every point on both surfaces). And per seed linear casts (probe_oracle.py --casts: the first time within a
 # target from bisection on the exact distance), mink_cast of both kernels.
 #
 # Usage: scripts/probe.sh [--seeds "1 2 3"] [--count N] [--scene-count N] [--cast-count N] [--build DIR | --simd W]
@@ -106,6 +107,14 @@ for seed in $seeds; do
   file="$tmp/probe-$seed.cases"
   "$py" "$root/scripts/probe_oracle.py" "$seed" "$file" "$count" || exit 2
   check seed "$file" "probe-$seed.cases"
+  # contact manifolds of the same pairs: the deepest point, the normal and
+  # every point on both surfaces (FORMAT.md's rules without a patch)
+  for kernel in ref simd; do
+    for margin in 0 0.05; do
+      one seed "$file" "probe-$seed.cases" "$(printf '%-4s %-11s %-7s' "$kernel" manifold "m$margin")" \
+        --kernel "$kernel" --query manifold --margin "$margin"
+    done
+  done
   if [ "$scene_count" -gt 0 ]; then
     file="$tmp/scenes-$seed.cases"
     "$py" "$root/scripts/probe_oracle.py" --scenes "$seed" "$file" "$scene_count" || exit 2

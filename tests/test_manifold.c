@@ -24,9 +24,9 @@
 #error "MINK_TEST_DATA must name the tests/data directory"
 #endif
 
-static const char *const FILES[] = {"manifold.cases", "mixed.cases",  "degenerate.cases",
-                                    "scenes.cases",   "bench.cases", "traj.cases"};
-enum { F_MANIFOLD = 0, F_TRAJ = 5, NFILES = 6 };
+static const char *const FILES[] = {"manifold.cases", "mixed.cases", "degenerate.cases",        "scenes.cases",
+                                    "bench.cases",    "traj.cases",  "manifold-regressions.cases"};
+enum { F_MANIFOLD = 0, F_TRAJ = 5, F_REGRESSIONS = 6, NFILES = 7 };
 static case_set g_sets[NFILES];
 static int g_loaded[NFILES];
 static char g_load_err[NFILES][512];
@@ -67,12 +67,13 @@ typedef struct file_param {
     int kernel;
     float margin;
     int warm; /* answered twice with one cache: the second answer checked */
+    unsigned file; /* F_MANIFOLD or F_REGRESSIONS */
 } file_param;
 
 static void test_manifold_cases(void **state)
 {
     const file_param *p = *state;
-    const case_set *set = set_of(F_MANIFOLD);
+    const case_set *set = set_of(p->file);
     size_t failed = 0;
     char why[512];
     for (size_t i = 0; i < set->count; ++i) {
@@ -457,17 +458,23 @@ static void add_test(CMUnitTestFunction fn, void *state, const char *fmt, ...)
 
 int main(void)
 {
-    static file_param fp[8];
+    static file_param fp[12];
     static agree_param ap[2 * NFILES];
     static const int kernels[2] = {CASE_KERNEL_REF, CASE_KERNEL_SIMD};
     size_t nf = 0, na = 0;
     for (int k = 0; k < 2; ++k)
         for (int mg = 0; mg < 2; ++mg)
             for (int w = 0; w < 2; ++w) {
-                fp[nf] = (file_param){kernels[k], mg ? SPECULATIVE_MARGIN : 0.0f, w};
+                fp[nf] = (file_param){kernels[k], mg ? SPECULATIVE_MARGIN : 0.0f, w, F_MANIFOLD};
                 add_test(test_manifold_cases, &fp[nf++], "manifold.cases %s margin %s %s", kernel_name(kernels[k]),
                          mg ? "0.025" : "0", w ? "warm" : "cold");
             }
+    for (int k = 0; k < 2; ++k)
+        for (int mg = 0; mg < 2; ++mg) {
+            fp[nf] = (file_param){kernels[k], mg ? SPECULATIVE_MARGIN : 0.0f, 0, F_REGRESSIONS};
+            add_test(test_manifold_cases, &fp[nf++], "manifold-regressions.cases %s margin %s",
+                     kernel_name(kernels[k]), mg ? "0.025" : "0");
+        }
     for (int k = 0; k < 2; ++k) {
         add_test(test_manifold_swapped, (void *)&kernels[k], "manifold.cases %s, A and B swapped", kernel_name(kernels[k]));
         add_test(test_trajectories, (void *)&kernels[k], "traj.cases %s, cold and warm", kernel_name(kernels[k]));
