@@ -351,34 +351,31 @@ static inline int touches(const mctx *c, v3 p, float s, v3 low, float deepest, v
 }
 
 /* A point of the incident core's feature moved out by the core's radius r
- * along the normal n lands at least r cos t from the feature's plane (or
- * line), t its tilt from the contact plane: at most r (1 - cos t) inside the
- * rounded surface. Exact inside a face; at its edges and corners the
- * surface may be reached sooner. 0 for sharp cores and single points. The
- * polygon's plane from Newell's sums (any planar polygon, no three points
- * chosen). */
-static float landing_depth(float r, const v3 *pts, size_t stride, uint32_t n, v3 normal)
+ * along the normal lands at least r cos t from the feature's plane (or
+ * line), t its tilt from the contact plane: at most r (1 - cos t) inside
+ * the rounded surface (exactly so inside a face; at its edges and corners
+ * the surface may come sooner). */
+static float landing_depth(float r, float cos_t) { return r * (1.0f - minf(cos_t, 1.0f)); }
+
+/* cos t of a segment e against the contact plane (normal n): the distance
+ * from its line of a point moved by 1 along n. */
+static float line_cos(v3 e, v3 n)
 {
-    if (r == 0.0f || n < 2) return 0.0f;
-    const v3 *p0 = pts, *p1 = (const v3 *)((const char *)pts + stride);
-    float cos_t;
-    if (n == 2) {
-        const v3 e = v3_sub(*p1, *p0);
-        const float ee = v3_len2(e), en = v3_dot(e, normal);
-        if (!(ee > 0.0f)) return 0.0f;
-        cos_t = sqrtf(maxf(0.0f, 1.0f - en * en / ee)); /* the line's distance from a point moved along n */
-    } else {
-        v3 m = v3_make(0, 0, 0);
-        for (uint32_t i = 0; i < n; ++i) {
-            const v3 a = *(const v3 *)((const char *)pts + stride * i);
-            const v3 b = *(const v3 *)((const char *)pts + stride * (i + 1 < n ? i + 1 : 0));
-            m = v3_add(m, v3_cross(a, b));
-        }
-        const float mm = v3_len2(m);
-        if (!(mm > 0.0f)) return 0.0f;
-        cos_t = fabsf(v3_dot(m, normal)) / sqrtf(mm);
-    }
-    return r * (1.0f - minf(cos_t, 1.0f));
+    const float ee = v3_len2(e), en = v3_dot(e, n);
+    return ee > 0.0f ? sqrtf(maxf(0.0f, 1.0f - en * en / ee)) : 1.0f;
+}
+
+/* cos t of a clipped polygon's plane against the contact plane: the plane
+ * from Newell's sums (any planar polygon, no three points chosen); two
+ * points, their line's; one, no tilt. */
+static float polygon_cos(const clip_point *poly, uint32_t n, v3 normal)
+{
+    if (n < 2) return 1.0f;
+    if (n == 2) return line_cos(v3_sub(poly[1].p, poly[0].p), normal);
+    v3 m = v3_make(0, 0, 0);
+    for (uint32_t i = 0; i < n; ++i) m = v3_add(m, v3_cross(poly[i].p, poly[i + 1 < n ? i + 1 : 0].p));
+    const float mm = v3_len2(m);
+    return mm > 0.0f ? fabsf(v3_dot(m, normal)) / sqrtf(mm) : 1.0f;
 }
 
 /* The contact points of a clipped patch: poly (n points of the incident
@@ -403,7 +400,7 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
     }
     *deepest = n > 0 ? sep[low] : INFINITY;
     const float within = c->margin_core + c->prefer, r_inc = ref_b ? c->ra : c->rb;
-    const float landing = landing_depth(r_inc, &poly[0].p, sizeof poly[0], n, n_ref);
+    const float landing = r_inc > 0.0f ? landing_depth(r_inc, polygon_cos(poly, n, n_ref)) : 0.0f;
     const v3 lowest = poly[low].p; /* the loop below may move another point into its slot */
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
@@ -486,7 +483,7 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
     const uint32_t u = (k + 1) % 3, w = (k + 2) % 3;
     const float lu = (&poly[low].p.x)[u], lw = (&poly[low].p.x)[w];
     /* the incident face's tilt: its axis j against the reference axis k */
-    const float r_inc = ref_b ? c->ra : c->rb, landing = r_inc * (1.0f - minf(fabsf(comp[j]), 1.0f));
+    const float r_inc = ref_b ? c->ra : c->rb, landing = landing_depth(r_inc, fabsf(comp[j]));
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
         if (!(sep[i] <= within)) continue;
@@ -712,7 +709,7 @@ static uint32_t segment_pair_contacts(const mctx *c, v3 n, core_contact out[2])
     }
     /* as for faces: within the margin, and touching from the deeper end */
     const int low = touching[1].sep < touching[0].sep;
-    const float landing = landing_depth(c->rb, &touching[0].pb, sizeof touching[0], 2, n);
+    const float landing = landing_depth(c->rb, line_cos(v3_sub(touching[1].pb, touching[0].pb), n));
     for (int e = 0; e < 2; ++e)
         if (touching[e].sep <= c->margin + c->prefer &&
             touches(c, touching[e].pb, touching[e].sep, touching[low].pb, touching[low].sep, n, landing))

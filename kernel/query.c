@@ -239,6 +239,21 @@ static v4 quat_rotate_inverse_neg(v4 u, v4 w, v4 s, v4 v)
     return v4_sub(v4_sub(v4_mul(t, w), v), v4_cross(u, t));
 }
 
+/* B placed in A's frame straight from the quaternions, for the paths that
+ * need no pair set-up: the rows of B's rotation into A's frame (conj(qa) qb
+ * scaled by rows_scale = 2 / (|qa|^2 |qb|^2)), and B's origin there (the
+ * offset rotated by qa's inverse, a_scale = 2 / |qa|^2 in every lane).
+ * Returns B's origin; *d the offset in world (pad 0). */
+MINK_ALWAYS_INLINE v4 place_b(const mink_pose *pa, const mink_pose *pb, float rows_scale, v4 a_scale, v4 row[3],
+                              v4 *d)
+{
+    const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
+    v4_quat_rows(v4_quat_conj_mul(qa, qb), rows_scale, row);
+    /* the poses' 4th lanes read q.x: zeroed */
+    *d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x)));
+    return v4_neg(quat_rotate_inverse_neg(v4_xyz(qa), v4_shuffle(qa, qa, 3, 3, 3, 3), a_scale, *d));
+}
+
 /* Frame coherence: whether last query's axis (A frame) still separates the
  * rounded shapes at the new poses, from one support evaluation per shape,
  * straight from the quaternions (no pair set-up). The gap along the axis is
@@ -306,11 +321,8 @@ static __attribute__((noinline)) int cached_simplex_holds(const mink_shape *a, c
     const uint32_t count = cache->opaque[CACHE_W_META] & 7u; /* 1-4: mink_cache_may_overlap */
     const uint32_t na = mink_cache_feature_count(a), nb = mink_cache_feature_count(b);
     const v4 scale = v4_div(v4_splat(2.0f), norm2); /* 2 / |q|^2, lanes (a, a, b, b) */
-    const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
-    v4 row[3];
-    v4_quat_rows(v4_quat_conj_mul(qa, qb), 0.5f * v4_x(scale) * v4_z(scale), row);
-    const v4 d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x)));
-    const v4 pos_b = v4_neg(quat_rotate_inverse_neg(v4_xyz(qa), v4_shuffle(qa, qa, 3, 3, 3, 3), v4_splat_x(scale), d));
+    v4 row[3], d;
+    const v4 pos_b = place_b(pa, pb, 0.5f * v4_x(scale) * v4_z(scale), v4_splat_x(scale), row, &d);
     v4 w[4] = {v4_zero(), v4_zero(), v4_zero(), v4_zero()};
     for (uint32_t i = 0; i < count; ++i) {
         const uint32_t ia = cache->opaque[CACHE_W_IA + i], ib = cache->opaque[CACHE_W_IB + i];
@@ -519,14 +531,9 @@ static __attribute__((noinline)) int intersect_cold_primitives(const mink_shape 
 {
     v4 norm2; /* the shapes' pointers and kinds checked by the caller (primitive_pair) */
     if (!pa || !pb || mink_check_values_v(a, pa, b, pb, &norm2) != 0) return intersect_cold_gjk(a, pa, b, pb, cache, info);
-    const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
     const float na2 = v4_x(norm2), nb2 = v4_z(norm2);
-    v4 row[3];
-    v4_quat_rows(v4_quat_conj_mul(qa, qb), 2.0f / (na2 * nb2), row);
-    /* B's origin in A's frame straight from A's quaternion (no rows) */
-    const v4 d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x)));
-    const v4 w = v4_shuffle(qa, qa, 3, 3, 3, 3);
-    const v4 pos_b = v4_neg(quat_rotate_inverse_neg(v4_xyz(qa), w, v4_splat(2.0f / na2), d));
+    v4 row[3], d;
+    const v4 pos_b = place_b(pa, pb, 2.0f / (na2 * nb2), v4_splat(2.0f / na2), row, &d);
     box_axes x;
     box_axes_init(&x, mink_simd_core_half(a), mink_simd_core_half(b), row, pos_b);
     /* S from the offset in world (off the faces' dependency chain) */
