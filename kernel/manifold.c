@@ -56,6 +56,7 @@ typedef struct mctx {
     float prefer;       /* a face wins over an edge pair within this */
     float band;         /* |separation| below this: touching         */
     float touch;        /* points this far above the deepest touch   */
+    float beside;       /* ... beside a tilted feature's lowest edge */
     float round;        /* a kept point's landing on a rounded face  */
 } mctx;
 
@@ -325,29 +326,55 @@ static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n
     return n;
 }
 
+/* How the points of an incident feature tilted by t from the contact plane
+ * are kept (incident_rule). A level feature (tan t <= MINK_MANIFOLD_TILT)
+ * keeps the points within `touch` of the deepest one or rising by at most
+ * that tilt per unit of distance along the face: a face that slightly
+ * tilted, as a box settling on another does, keeps all its corners. A
+ * steeper one touches with its lowest edge or corner only: it keeps the
+ * points that rise so little that they lie within MINK_MANIFOLD_BESIDE_REL
+ * of the smaller size beside that edge (plus rounding), not more than
+ * `touch`. `landing`: how far inside a rounded surface moving the
+ * feature's points out by its radius along the normal may put them
+ * (landing_depth); beyond c->round only the points level with the deepest
+ * one (on the supporting feature, where the move is exact) are kept. */
+typedef struct incident_rule {
+    float band;    /* a rise kept at any distance along */
+    float landing; /* landing_depth of the feature's points */
+    int level;     /* the tilt per distance along keeps too */
+} incident_rule;
+
+static float landing_depth(float r, float cos_t);
+
+static incident_rule incident_rule_for(const mctx *c, float r_inc, float cos_t)
+{
+    incident_rule rule;
+    const float cc = minf(cos_t * cos_t, 1.0f);
+    rule.level = cc * (1.0f + MINK_MANIFOLD_TILT * MINK_MANIFOLD_TILT) >= 1.0f;
+    rule.band = c->touch;
+    if (!rule.level) rule.band = minf(c->touch, sqrtf((1.0f - cc) / cc) * c->beside + ROUNDING_EPS * c->scale);
+    rule.landing = landing_depth(r_inc, cos_t);
+    return rule;
+}
+
 /* Whether a point of the incident feature rising `rise` above the deepest
  * one, `along2` (squared) from it along the face, belongs to the touching
- * patch: within `touch` of it, or rising by at most MINK_MANIFOLD_TILT per
- * unit of distance along the face (a face that slightly tilted, as a box
- * settling on another does, keeps all its corners). `landing`: how far
- * inside a rounded surface moving the incident feature's points out by its
- * radius along the normal may put them (landing_depth); beyond c->round
- * only the points level with the deepest one (on the supporting feature,
- * where the move is exact) are kept. */
-static inline int keeps(const mctx *c, float rise, float along2, float landing)
+ * patch (incident_rule). */
+static inline int keeps(const mctx *c, float rise, float along2, const incident_rule *rule)
 {
-    if (!(rise <= c->touch || rise * rise <= MINK_MANIFOLD_TILT * MINK_MANIFOLD_TILT * along2)) return 0;
-    return landing <= c->round || rise <= c->prefer;
+    if (!(rise <= rule->band || (rule->level && rise * rise <= MINK_MANIFOLD_TILT * MINK_MANIFOLD_TILT * along2)))
+        return 0;
+    return rule->landing <= c->round || rise <= c->prefer;
 }
 
 /* keeps() for a point p at separation s of the patch whose deepest point is
  * `low` at separation `deepest`, n the normal. */
-static inline int touches(const mctx *c, v3 p, float s, v3 low, float deepest, v3 n, float landing)
+static inline int touches(const mctx *c, v3 p, float s, v3 low, float deepest, v3 n, const incident_rule *rule)
 {
     const float rise = s - deepest;
-    if (rise <= c->touch && landing <= c->round) return 1; /* no distance along needed */
+    if (rise <= rule->band && rule->landing <= c->round) return 1; /* no distance along needed */
     const v3 d = v3_sub(p, low);
-    return keeps(c, rise, v3_len2(v3_sub(d, v3_scale(n, v3_dot(n, d)))), landing);
+    return keeps(c, rise, v3_len2(v3_sub(d, v3_scale(n, v3_dot(n, d)))), rule);
 }
 
 /* A point of the incident core's feature moved out by the core's radius r
@@ -400,11 +427,15 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
     }
     *deepest = n > 0 ? sep[low] : INFINITY;
     const float within = c->margin_core + c->prefer, r_inc = ref_b ? c->ra : c->rb;
-    const float landing = r_inc > 0.0f ? landing_depth(r_inc, polygon_cos(poly, n, n_ref)) : 0.0f;
+    /* the tilt matters only to points above rounding, or to a rounded core */
+    int tilt_matters = r_inc > 0.0f;
+    for (uint32_t i = 0; i < n && !tilt_matters; ++i)
+        tilt_matters = sep[i] <= within && sep[i] - *deepest > ROUNDING_EPS * c->scale;
+    const incident_rule rule = incident_rule_for(c, r_inc, tilt_matters ? polygon_cos(poly, n, n_ref) : 1.0f);
     const v3 lowest = poly[low].p; /* the loop below may move another point into its slot */
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (sep[i] <= within && touches(c, poly[i].p, sep[i], lowest, *deepest, n_ref, landing)) {
+        if (sep[i] <= within && touches(c, poly[i].p, sep[i], lowest, *deepest, n_ref, &rule)) {
             poly[kept] = poly[i];
             sep[kept++] = sep[i];
         }
@@ -483,12 +514,13 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
     const uint32_t u = (k + 1) % 3, w = (k + 2) % 3;
     const float lu = (&poly[low].p.x)[u], lw = (&poly[low].p.x)[w];
     /* the incident face's tilt: its axis j against the reference axis k */
-    const float r_inc = ref_b ? c->ra : c->rb, landing = landing_depth(r_inc, fabsf(comp[j]));
+    const float r_inc = ref_b ? c->ra : c->rb;
+    const incident_rule rule = incident_rule_for(c, r_inc, fabsf(comp[j]));
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
         if (!(sep[i] <= within)) continue;
         const float du = (&poly[i].p.x)[u] - lu, dw = (&poly[i].p.x)[w] - lw;
-        if (keeps(c, sep[i] - *deepest, du * du + dw * dw, landing)) {
+        if (keeps(c, sep[i] - *deepest, du * du + dw * dw, &rule)) {
             poly[kept] = poly[i];
             sep[kept++] = sep[i];
         }
@@ -709,10 +741,10 @@ static uint32_t segment_pair_contacts(const mctx *c, v3 n, core_contact out[2])
     }
     /* as for faces: within the margin, and touching from the deeper end */
     const int low = touching[1].sep < touching[0].sep;
-    const float landing = landing_depth(c->rb, line_cos(v3_sub(touching[1].pb, touching[0].pb), n));
+    const incident_rule rule = incident_rule_for(c, c->rb, line_cos(v3_sub(touching[1].pb, touching[0].pb), n));
     for (int e = 0; e < 2; ++e)
         if (touching[e].sep <= c->margin + c->prefer &&
-            touches(c, touching[e].pb, touching[e].sep, touching[low].pb, touching[low].sep, n, landing))
+            touches(c, touching[e].pb, touching[e].sep, touching[low].pb, touching[low].sep, n, &rule))
             out[count++] = touching[e];
     return count;
 }
@@ -1240,6 +1272,7 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
     c.prefer = MINK_MANIFOLD_PREFER_REL * smaller + ROUNDING_EPS * c.scale;
     c.band = MINK_TOUCH_REL * c.scale;
     c.touch = MINK_MANIFOLD_TOUCH_REL * smaller + c.prefer;
+    c.beside = MINK_MANIFOLD_BESIDE_REL * smaller;
     c.round = MINK_MANIFOLD_ROUND_REL * smaller;
 
     v3 clear_axis;

@@ -97,6 +97,14 @@ static inline float mink_gjk_gap_tol(float small, float scale)
 #define MINK_MANIFOLD_TILT 1e-2f
 #endif
 
+/* A face or segment tilted by more than MINK_MANIFOLD_TILT touches with its
+ * lowest edge or corner: of its clipped points, only those within this
+ * times the smaller shape's size beside that edge (horizontally) are kept
+ * with it. The touching band alone (rising at most MINK_MANIFOLD_TOUCH_REL)
+ * kept a point 2.6e-4 beside a box edge tilted by 0.46 rad, outside the
+ * contact patch by more than the query tolerance. */
+#define MINK_MANIFOLD_BESIDE_REL 5e-5f
+
 /* A point of a rounded incident core is moved out by the radius along the
  * normal; on a face tilted by t from the contact plane that lands up to
  * r (1 - cos t) inside the rounded surface. Where that exceeds this times

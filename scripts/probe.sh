@@ -11,14 +11,21 @@
 # local tolerance (mink-cases --tol local: tol from the smaller shape's size and
 # the float resolution of the coordinates, not from the largest coordinate).
 # The pairs' contact manifolds too (margins 0 and 0.05: the deepest point, the
-# normal, every point on both surfaces). And per seed linear casts (probe_oracle.py --casts: the first time within a
+# normal, every point on both surfaces). Per seed also resting contacts with
+# exact patches (probe_oracle.py --manifolds: boxes on slabs and on boxes, hull
+# facets on faces, capsules on faces and on capsules, box edges and corners on
+# faces, speculative gaps), their manifolds at margins 0 and 0.025 under all of
+# FORMAT.md's manifold rules. And per seed linear casts (probe_oracle.py --casts: the first time within a
 # target from bisection on the exact distance), mink_cast of both kernels.
 #
-# Usage: scripts/probe.sh [--seeds "1 2 3"] [--count N] [--scene-count N] [--cast-count N] [--build DIR | --simd W]
+# Usage: scripts/probe.sh [--seeds "1 2 3"] [--count N] [--scene-count N] [--manifold-count N] [--cast-count N]
+#                        [--build DIR | --simd W]
 #   --seeds  oracle seeds (default 1 2 3; fixed, so a run is reproducible)
 #   --count  cases per seed (default 2000)
 #   --scene-count  scene cases per seed, spread evenly over the five scene
 #            distributions (default 300; 0 skips them)
+#   --manifold-count  manifold cases with patches per seed (default 400;
+#            0 skips them)
 #   --cast-count  linear casts per seed (default 200; 0 skips them)
 #   --build  a configured build tree holding bench/mink-cases (default
 #            build/test, as scripts/test.sh leaves it; configured if absent)
@@ -32,6 +39,7 @@ seeds="1 2 3"
 count=2000
 scene_count=300
 cast_count=200
+manifold_count=400
 build="$root/build/test"
 simd=""
 while [ $# -gt 0 ]; do
@@ -41,6 +49,9 @@ while [ $# -gt 0 ]; do
     --scene-count)
       scene_count=${2:?}; shift
       case "$scene_count" in '' | *[!0-9]*) echo "probe: --scene-count wants a count, not $scene_count" >&2; exit 2 ;; esac ;;
+    --manifold-count)
+      manifold_count=${2:?}; shift
+      case "$manifold_count" in '' | *[!0-9]*) echo "probe: --manifold-count wants a count, not $manifold_count" >&2; exit 2 ;; esac ;;
     --cast-count)
       cast_count=${2:?}; shift
       case "$cast_count" in '' | *[!0-9]*) echo "probe: --cast-count wants a count, not $cast_count" >&2; exit 2 ;; esac ;;
@@ -120,6 +131,16 @@ for seed in $seeds; do
     "$py" "$root/scripts/probe_oracle.py" --scenes "$seed" "$file" "$scene_count" || exit 2
     check scenes "$file" "probe-scenes-$seed.cases" --tol local
   fi
+  if [ "$manifold_count" -gt 0 ]; then
+    file="$tmp/manifolds-$seed.cases"
+    "$py" "$root/scripts/probe_oracle.py" --manifolds "$seed" "$file" "$manifold_count" || exit 2
+    for kernel in ref simd; do
+      for margin in 0 0.025; do
+        one manifolds "$file" "probe-manifolds-$seed.cases" "$(printf '%-4s %-11s %-7s' "$kernel" manifold "m$margin")" \
+          --kernel "$kernel" --query manifold --margin "$margin"
+      done
+    done
+  fi
   if [ "$cast_count" -gt 0 ]; then
     file="$tmp/casts-$seed.cases"
     "$py" "$root/scripts/probe_oracle.py" --casts "$seed" "$file" "$cast_count" || exit 2
@@ -134,4 +155,4 @@ if [ "$failed" = 1 ]; then
     "add --tol local for probe-scenes-*.cases)" >&2
   exit 1
 fi
-echo "probe: all seeds pass ($seeds; $count cases, $scene_count scene cases and $cast_count casts each)"
+echo "probe: all seeds pass ($seeds; $count cases, $scene_count scene cases, $manifold_count manifold cases and $cast_count casts each)"

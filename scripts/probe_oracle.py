@@ -44,6 +44,15 @@ reads; touching pairs are kept (FORMAT.md writes exact touching as pen 0).
 Sphere and capsule pairs (a flat Minkowski difference) are answered from the
 closest points of their core segments.
 
+--manifolds writes resting contacts with exact patches (FORMAT.md,
+"Manifolds") instead: boxes on slabs and on boxes, hull facets on faces,
+capsules lying or tilted on faces, capsules side by side or crossed (at 0.4
+rad or more), box edges and corners on faces, anything on anything, and
+speculative gaps; some rounded, A and B swapped half the time. The patch is
+the overlap of the cores' features within 1e-9 L of the contact plane, clipped
+in double; pairs whose cores rise less than the depth plus 0.045 beside their
+features are left out (the patch must hold at margins 0 and 0.025).
+
 --casts writes linear casts (FORMAT.md, "Casts") of the same shapes instead:
 B starting apart from A and moving past, into or beside it (A moving too
 half the time), each shape keeping its rotation; the first time within the
@@ -53,6 +62,7 @@ and grazes are left out.
 
 Usage: probe_oracle.py SEED OUT.cases [COUNT]   (COUNT default 1000)
        probe_oracle.py --scenes [--only ground,plank,needle,ratio,far] SEED OUT.cases [COUNT]
+       probe_oracle.py --manifolds SEED OUT.cases [COUNT]   (COUNT default 400)
        probe_oracle.py --casts SEED OUT.cases [COUNT]   (COUNT default 300)
 (needs python3-scipy)
 """
@@ -856,11 +866,276 @@ def write_casts(seed, path, count):
     return written, groups
 
 
+# ------------------------------------------------------------------ manifolds
+#
+# Contact manifolds with exact patches (FORMAT.md, "Manifolds"), the kinds of
+# contact a solver rests on: boxes on slabs, boxes face to face, hull facets on
+# faces, capsules lying on or tilted onto faces, capsules side by side or
+# crossed, box edges and corners on faces, rounded and sharp shapes in any
+# combination, and speculative gaps. The expectation comes from the exact
+# answer above (qhull, or the core segments' closest points); the patch is the
+# overlap of the cores' features within 1e-9 L of the contact plane, clipped
+# in double. Cases where the next point of either core rises less than the
+# depth plus MANIFOLD_MARGIN plus a clear band above its feature are left
+# out: there the patch would not hold for every margin the probe checks.
+
+MANIFOLD_GROUPS = ("box-slab", "box-box", "hull-face", "capsule-flat", "capsule-capsule", "edge-face", "general",
+                   "speculative")
+MANIFOLD_MARGIN = 0.025  # probe.sh checks margins 0 and this one
+MANIFOLD_CLEAR = 0.02  # the band above a feature that no other core point may enter
+
+
+def rise_above_feature(w, n, band):
+    """How far below the highest of points w along n the next one lies (inf: none)."""
+    h = w @ n
+    rest = h[h < h.max() - band]
+    return h.max() - rest.max() if len(rest) else math.inf
+
+
+def convex2(p, eps):
+    """The convex hull of 2-D points, counter-clockwise: one point, a segment's
+    two ends or a polygon."""
+    p = np.asarray(p, dtype=np.float64).reshape(-1, 2)
+    d = p - p[0]
+    far = d[int(np.argmax(np.einsum("ij,ij->i", d, d)))]
+    length = np.linalg.norm(far)
+    if length <= eps:
+        return p[:1]
+    along = far / length
+    if np.abs(d[:, 0] * along[1] - d[:, 1] * along[0]).max() <= eps:
+        t = d @ along
+        return p[[int(np.argmin(t)), int(np.argmax(t))]]
+    return p[ConvexHull(p).vertices]
+
+
+def clip_left(poly, a, b, eps):
+    """The points of poly (a closed chain) left of the line a -> b, within eps."""
+    e = b - a
+    e = e / np.linalg.norm(e)
+    side = lambda x: e[0] * (x[1] - a[1]) - e[1] * (x[0] - a[0])
+    out = []
+    for i in range(len(poly)):
+        p, q = poly[i], poly[(i + 1) % len(poly)]
+        sp, sq = side(p), side(q)
+        if sp >= -eps:
+            out.append(p)
+        if (sp > eps and sq < -eps) or (sp < -eps and sq > eps):
+            out.append(p + (q - p) * (sp / (sp - sq)))
+    return out
+
+
+def overlap2(fa, fb, eps):
+    """The overlap of two convex features in the plane (points, segments or
+    counter-clockwise polygons): a convex point list, empty when apart."""
+    if len(fb) == 1 or len(fa) == 1:
+        return fb if len(fb) == 1 else fa
+    if len(fa) == 2 and len(fb) == 2:
+        d1, d2 = fa[1] - fa[0], fb[1] - fb[0]
+        cross = d1[0] * d2[1] - d1[1] * d2[0]
+        if abs(cross) <= 1e-12 * np.linalg.norm(d1) * np.linalg.norm(d2):  # parallel: the shared stretch
+            u = d1 / np.linalg.norm(d1)
+            lo, hi = max(0.0, min((fb - fa[0]) @ u)), min(d1 @ u, max((fb - fa[0]) @ u))
+            return [fa[0] + lo * u, fa[0] + hi * u] if hi >= lo - eps else []
+        r = fb[0] - fa[0]
+        return [fa[0] + d1 * ((r[0] * d2[1] - r[1] * d2[0]) / cross)]
+    clip, chain = (fb, list(fa)) if len(fb) >= 3 else (fa, list(fb))
+    for i in range(len(clip)):
+        if not chain:
+            break
+        chain = clip_left(chain, clip[i], clip[(i + 1) % len(clip)], eps)
+    return chain
+
+
+def manifold_patch(a, pose_a, b, pose_b, n, scale):
+    """The exact patch for the contact normal n (from A towards B): the overlap
+    of A's core feature along n and B's along -n, on A's surface, counter-
+    clockwise seen from B; None when a core's next point rises too little."""
+    wa, wb = world_core(a, pose_a[:3], pose_a[3:]), world_core(b, pose_b[:3], pose_b[3:])
+    band = 1e-9 * scale
+    top_a = (wa @ n).max()
+    fa, fb = wa[wa @ n >= top_a - band], wb[-(wb @ n) >= (-(wb @ n)).max() - band]
+    u = unit(AXES[int(np.argmin(np.abs(n)))] - n[int(np.argmin(np.abs(n)))] * n)
+    v = np.cross(n, u)
+    flat = lambda w: np.stack([w @ u, w @ v], axis=1)
+    got = overlap2(convex2(flat(fa), band), convex2(flat(fb), band), band)
+    if len(got) == 0:
+        return None
+    got = convex2(got, band)
+    lift = top_a + a.radius
+    return np.array([x * u + y * v + lift * n for x, y in got])
+
+
+def face_of(shape, rng):
+    """A face of shape's core in its own frame, picked by area: (outward unit
+    normal, centroid). A box's faces are its axes; a hull's are qhull's facets
+    (coplanar triangles merged)."""
+    if shape.kind == "box":
+        k, s = int(rng.integers(3)), float(rng.choice([-1.0, 1.0]))
+        c = np.zeros(3)
+        c[k] = s * np.abs(shape.core[:, k]).max()
+        return AXES[k] * s, c
+    hull = ConvexHull(shape.core)
+    normals = hull.equations[:, :3]
+    tri = shape.core[hull.simplices]
+    area = 0.5 * np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
+    k = int(rng.choice(len(area), p=area / area.sum()))
+    same = normals @ normals[k] > 1 - 1e-12
+    pts = np.unique(tri[same].reshape(-1, 3), axis=0)
+    return normals[k], pts.mean(axis=0)
+
+
+def manifold_shape(rng, kind, size):
+    """A box, hull or capsule about `size` across, rounded a quarter of the time."""
+    r = float(rng.uniform(0.005, 0.05)) if rng.uniform() < 0.25 else 0.0
+    if kind == "box":
+        return Shape("box", "box", r, half=np.maximum(size * rng.uniform(0.25, 1, 3) - r, 0.02))
+    if kind == "capsule":
+        return Shape("capsule", "capsule", size * rng.uniform(0.08, 0.3), half=size * rng.uniform(0.3, 1))
+    if kind == "sphere":
+        return Shape("sphere", "sphere", size * rng.uniform(0.2, 1))
+    pts = hull_points(rng, str(rng.choice(["cube", "sphere", "lattice"])), int(rng.choice([6, 8, 12, 16, 24, 32])), 1.0)
+    m = np.abs(pts).max()
+    if m == 0 or np.linalg.matrix_rank(pts - pts.mean(axis=0), tol=1e-6) < 3:
+        return None
+    return Shape("hull", "hull", r, points=pts * ((size - r) / m))
+
+
+def manifold_pair(rng, group):
+    """(A, pose A, B, pose B) near contact for one group, before the answer."""
+    gap = float(rng.uniform(-0.012, 0.012))
+    if group == "speculative":
+        group, gap = str(rng.choice(["box-slab", "box-box", "hull-face", "capsule-flat"])), float(rng.uniform(5e-4, 0.02))
+    qa, pa = random_quat(rng), rng.uniform(-2, 2, 3)
+    if group == "box-slab":
+        a = Shape("slab", "box", 0.0 if rng.uniform() < 0.8 else float(rng.uniform(0.005, 0.03)),
+                  half=[rng.uniform(0.5, 1.5), rng.uniform(0.1, 0.25), rng.uniform(0.5, 1.5)])
+        if rng.uniform() < 0.5:
+            qa = quat_axis_angle(AXES[1], rng.uniform(0, 2 * math.pi))
+        b = manifold_shape(rng, "box", rng.uniform(0.1, 0.5))
+    elif group == "box-box":
+        a, b = (manifold_shape(rng, "box", rng.uniform(0.2, 0.6)) for _ in range(2))
+    elif group in ("hull-face", "capsule-flat", "edge-face"):
+        a = manifold_shape(rng, "box" if rng.uniform() < 0.5 else "hull", rng.uniform(0.3, 1.0))
+        b = manifold_shape(rng, {"hull-face": "hull", "capsule-flat": "capsule", "edge-face": "box"}[group],
+                           rng.uniform(0.1, 0.5))
+    elif group == "capsule-capsule":
+        a, b = (manifold_shape(rng, "capsule", rng.uniform(0.2, 0.6)) for _ in range(2))
+    else:  # general: anything on anything, any orientation
+        kinds = ["box", "hull", "capsule", "sphere"]
+        a, b = (manifold_shape(rng, str(rng.choice(kinds)), rng.uniform(0.1, 0.6)) for _ in range(2))
+    if a is None or b is None:
+        return None
+    if group == "capsule-capsule":
+        axis_a = rotation(qa) @ AXES[1]
+        u = perpendicular(rng, axis_a)
+        if rng.uniform() < 0.5:  # side by side, along each other
+            qb = quat_mul(quat_axis_angle(axis_a, rng.uniform(0, 2 * math.pi)), qa)
+            shift = axis_a * rng.uniform(-1, 1) * (a.core[1, 1] + b.core[1, 1])
+        else:  # crossed, at 0.4 rad or more (nearer parallel, a solver's two points along both are fair)
+            phi = rng.uniform(0.4, math.pi - 0.4)
+            qb = aligned(rng, AXES[1], math.cos(phi) * axis_a + math.sin(phi) * np.cross(u, axis_a), 0.0)
+            shift = axis_a * rng.uniform(-0.8, 0.8) * a.core[1, 1]
+        pb = pa + shift + u * (a.radius + b.radius + gap)
+        return a, np.concatenate([pa, qa]), b, np.concatenate([pb, unit(qb)])
+    if group == "general":
+        c, u = contact_on(rng, a, pa, qa, random_mode(rng, 0.4, 0.3))
+        qb = random_quat(rng)
+        return a, np.concatenate([pa, qa]), b, np.concatenate([place(b, qb, c, u, gap, a.radius), qb])
+    # a face of A (of the slab: its top), the contact point spread over it
+    if group == "box-slab":
+        fn, fc = AXES[1], np.array([0.0, a.core[:, 1].max(), 0.0])
+        spread = np.array([a.core[:, 0].max(), 0.0, a.core[:, 2].max()])
+    else:
+        fn, fc = face_of(a, rng)
+        spread = np.zeros(3)
+    rot_a = rotation(unit(qa))
+    u = rot_a @ fn
+    centre = pa + rot_a @ fc
+    if group == "box-slab":
+        centre = centre + rot_a @ (spread * rng.uniform(-1, 1, 3))
+    else:
+        centre = centre + perpendicular(rng, u) * rng.uniform(0, 0.3) * a.size()
+    if group == "capsule-flat":
+        tilt = 0.0 if rng.uniform() < 0.6 else rng.uniform(0.2, 1.2)
+        qb = aligned(rng, AXES[1], perpendicular(rng, u), tilt)
+        return a, np.concatenate([pa, qa]), b, np.concatenate([place(b, qb, centre, u, gap, a.radius), qb])
+    if group == "edge-face":
+        j, k = rng.permutation(3)[:2]
+        if rng.uniform() < 0.7:  # an edge down: turned by phi between two faces
+            phi = rng.uniform(0.25, math.pi / 2 - 0.25)
+            down = math.cos(phi) * AXES[j] * rng.choice([-1, 1]) + math.sin(phi) * AXES[k] * rng.choice([-1, 1])
+        else:  # a corner down
+            down = unit(rng.uniform(0.35, 1, 3) * rng.choice([-1, 1], 3))
+        qb = aligned(rng, down, -u, 0.0)
+        return a, np.concatenate([pa, qa]), b, np.concatenate([place(b, qb, centre, u, gap, a.radius), qb])
+    # box-slab, box-box, hull-face: a face of B flat against it, spun, its centre over the point
+    gn, gc = face_of(b, rng)
+    qb = aligned(rng, gn, -u, 0.0)
+    pb = centre - rotation(qb) @ gc
+    pb = place(b, qb, pb - u * (u @ (pb - centre)), u, gap, a.radius)  # the gap along u exactly
+    pb = pb + (centre - (pb + rotation(qb) @ gc)) - u * (u @ (centre - (pb + rotation(qb) @ gc)))
+    return a, np.concatenate([pa, qa]), b, np.concatenate([pb, qb])
+
+
+def write_manifolds(seed, path, count):
+    rng = np.random.default_rng([seed, 0x3A41])
+    stats = {g: 0 for g in MANIFOLD_GROUPS}
+    ks = {}
+    lines = []
+    tries = 0
+    while len(lines) < count and tries < 100 * max(count, 1):
+        group = MANIFOLD_GROUPS[len(lines) % len(MANIFOLD_GROUPS)]
+        tries += 1
+        pair = manifold_pair(rng, group)
+        if pair is None:
+            continue
+        a, pose_a, b, pose_b = pair
+        if rng.uniform() < 0.5:
+            a, pose_a, b, pose_b = b, pose_b, a, pose_a
+        pose_a = np.concatenate([pose_a[:3], unit(pose_a[3:])])
+        pose_b = np.concatenate([pose_b[:3], unit(pose_b[3:])])
+        res = scene_answer(a, pose_a, b, pose_b)
+        if res is None or not np.any(res[2]):
+            continue  # a flat difference or a tie: no one patch
+        kind, value, n = res
+        signed = value if kind == "sep" else -value
+        wa, wb = world_core(a, pose_a[:3], pose_a[3:]), world_core(b, pose_b[:3], pose_b[3:])
+        scale = max(1.0, np.abs(wa).max() + a.radius, np.abs(wb).max() + b.radius)
+        if abs(signed) < 1e-3 * scale:
+            continue  # the touching band: either kind passes, the patch is what matters elsewhere
+        band = 1e-9 * scale
+        clear = max(0.0, -signed) + MANIFOLD_MARGIN + MANIFOLD_CLEAR
+        if min(rise_above_feature(wa, n, band), rise_above_feature(wb, -n, band)) < clear:
+            continue
+        patch = manifold_patch(a, pose_a, b, pose_b, n, scale)
+        if patch is None:
+            continue
+        stats[group] += 1
+        ks[len(patch)] = ks.get(len(patch), 0) + 1
+        lines.append("%s.%05d %s %s %s %s %s %r %s patch %d %s\n" % (
+            group, len(lines), a.text(), text_of(pose_a), b.text(), text_of(pose_b), kind, float(value),
+            text_of(n), len(patch), text_of(patch)))
+    with open(path, "w") as out:
+        out.write("# manifold probes, format v1 with patches: scripts/probe_oracle.py --manifolds %d (exact: qhull\n"
+                  "# Minkowski difference or core segments; patch: the cores' features within 1e-9 L, clipped in double)\n"
+                  "# check with mink-cases --query manifold at --margin 0 and --margin %g\n" % (seed, MANIFOLD_MARGIN))
+        out.write("# groups: %s\n" % "  ".join("%s %d" % kv for kv in stats.items()))
+        out.write("# patches: %s\n" % "  ".join("k=%d %d" % (k, ks[k]) for k in sorted(ks)))
+        out.writelines(lines)
+    return len(lines), stats
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] in ("-h", "--help"):
         print(__doc__.strip())
         sys.exit(0 if args else 2)
+    if args[0] == "--manifolds":
+        if len(args) not in (3, 4):
+            sys.exit("usage: probe_oracle.py --manifolds SEED OUT.cases [COUNT]")
+        written, stats = write_manifolds(int(args[1]), args[2], int(args[3]) if len(args) > 3 else 400)
+        print("probe_oracle: wrote %d manifold cases to %s" % (written, args[2]), file=sys.stderr)
+        return
     if args[0] == "--casts":
         if len(args) not in (3, 4):
             sys.exit("usage: probe_oracle.py --casts SEED OUT.cases [COUNT]")
