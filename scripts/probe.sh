@@ -16,10 +16,13 @@
 # facets on faces, capsules on faces and on capsules, box edges and corners on
 # faces, speculative gaps), their manifolds at margins 0 and 0.025 under all of
 # FORMAT.md's manifold rules. And per seed linear casts (probe_oracle.py --casts: the first time within a
-# target from bisection on the exact distance), mink_cast of both kernels.
+# target from bisection on the exact distance), mink_cast of both kernels, and
+# rotating ones (probe_oracle.py --toi: conservative advancement on the exact
+# distance; spinning shapes, turning planks and needles, starts within the
+# target or overlapping), mink_toi of both kernels.
 #
 # Usage: scripts/probe.sh [--seeds "1 2 3"] [--count N] [--scene-count N] [--manifold-count N] [--cast-count N]
-#                        [--build DIR | --simd W]
+#                        [--toi-count N] [--build DIR | --simd W]
 #   --seeds  oracle seeds (default 1 2 3; fixed, so a run is reproducible)
 #   --count  cases per seed (default 2000)
 #   --scene-count  scene cases per seed, spread evenly over the five scene
@@ -27,6 +30,7 @@
 #   --manifold-count  manifold cases with patches per seed (default 400;
 #            0 skips them)
 #   --cast-count  linear casts per seed (default 200; 0 skips them)
+#   --toi-count  rotating casts per seed (default 100; 0 skips them)
 #   --build  a configured build tree holding bench/mink-cases (default
 #            build/test, as scripts/test.sh leaves it; configured if absent)
 #   --simd   the SIMD backend W (sse41, avx2, ...) in a tree of its own,
@@ -40,6 +44,7 @@ count=2000
 scene_count=300
 cast_count=200
 manifold_count=400
+toi_count=100
 build="$root/build/test"
 simd=""
 while [ $# -gt 0 ]; do
@@ -52,6 +57,9 @@ while [ $# -gt 0 ]; do
     --manifold-count)
       manifold_count=${2:?}; shift
       case "$manifold_count" in '' | *[!0-9]*) echo "probe: --manifold-count wants a count, not $manifold_count" >&2; exit 2 ;; esac ;;
+    --toi-count)
+      toi_count=${2:?}; shift
+      case "$toi_count" in '' | *[!0-9]*) echo "probe: --toi-count wants a count, not $toi_count" >&2; exit 2 ;; esac ;;
     --cast-count)
       cast_count=${2:?}; shift
       case "$cast_count" in '' | *[!0-9]*) echo "probe: --cast-count wants a count, not $cast_count" >&2; exit 2 ;; esac ;;
@@ -149,10 +157,18 @@ for seed in $seeds; do
         --kernel "$kernel" --query cast
     done
   fi
+  if [ "$toi_count" -gt 0 ]; then
+    file="$tmp/toi-$seed.cases"
+    "$py" "$root/scripts/probe_oracle.py" --toi "$seed" "$file" "$toi_count" || exit 2
+    for kernel in ref simd; do
+      one toi "$file" "probe-toi-$seed.cases" "$(printf '%-4s %-11s %-7s' "$kernel" cast turning)" \
+        --kernel "$kernel" --query cast
+    done
+  fi
 done
 if [ "$failed" = 1 ]; then
   echo "probe: FAILED; failing seeds' case files kept in $build/ (rerun: $cases check FILE --kernel K --query Q [--batch] --verbose;" \
     "add --tol local for probe-scenes-*.cases)" >&2
   exit 1
 fi
-echo "probe: all seeds pass ($seeds; $count cases, $scene_count scene cases, $manifold_count manifold cases and $cast_count casts each)"
+echo "probe: all seeds pass ($seeds; $count cases, $scene_count scene cases, $manifold_count manifold cases, $cast_count casts and $toi_count rotating casts each)"

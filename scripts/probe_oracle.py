@@ -57,13 +57,24 @@ features are left out (the patch must hold at margins 0 and 0.025).
 B starting apart from A and moving past, into or beside it (A moving too
 half the time), each shape keeping its rotation; the first time within the
 target from bisection on the exact distance of the translating difference
-(convex in t), or the least distance of a miss. Starts within the target
-and grazes are left out.
+(convex in t), or the least distance of a miss. A quarter (ids graze-) set
+the target 0.3 to 4 tolerances above or below the least distance: a hit
+that only just dips within it, or a miss that only just stays out. Starts
+within the target and grazes within 1e-6 are left out.
+
+--toi writes casts where the shapes also turn (mink_toi): spinning shapes
+passing or hitting, turning hulls, planks and needles turning near a shape,
+and starts within the target or overlapping (up to 0.4 of the smaller size);
+the first time within the target from conservative advancement on the exact
+distance (see "rotating casts" below). Grazes, overlapping starts whose exact
+witnesses cannot lie inside the other shape, and cases that do not converge
+are left out.
 
 Usage: probe_oracle.py SEED OUT.cases [COUNT]   (COUNT default 1000)
        probe_oracle.py --scenes [--only ground,plank,needle,ratio,far] SEED OUT.cases [COUNT]
        probe_oracle.py --manifolds SEED OUT.cases [COUNT]   (COUNT default 400)
        probe_oracle.py --casts SEED OUT.cases [COUNT]   (COUNT default 300)
+       probe_oracle.py --toi SEED OUT.cases [COUNT]   (COUNT default 100)
 (needs python3-scipy)
 """
 import math
@@ -779,6 +790,21 @@ def cast_distance(d, hull, step, t):
     return closest_to_origin(d + s, moved)
 
 
+def cast_least(d, hull, step):
+    """The least distance from the origin to D(t) over [0, 1] (convex in t:
+    golden section)."""
+    f = lambda t: cast_distance(d, hull, step, t)[0]
+    g = (math.sqrt(5) - 1) / 2
+    a, b = 0.0, 1.0
+    while b - a > 1e-13:
+        c, e = b - g * (b - a), a + g * (b - a)
+        if f(c) < f(e):
+            b = e
+        else:
+            a = c
+    return min(f(0.0), f(1.0), f(0.5 * (a + b)))
+
+
 def cast_answer(d, hull, step, reach):
     """('hit', t, normal) or ('miss', least distance), for the first t in
     [0, 1] at which D(t) comes within reach of the origin; None for a start
@@ -821,10 +847,12 @@ def cast_answer(d, hull, step, reach):
 def write_casts(seed, path, count):
     """COUNT linear casts of the probes' shapes: B starts apart from A and moves
     past, into or beside it, A moving too half the time; targets 0 or up to a
-    tenth of the size."""
+    tenth of the size, or (a quarter of the casts, ids graze-) 0.3 to 4
+    tolerances either side of the least distance: near grazes, still decided."""
     rng = np.random.default_rng(seed)
     written = tries = 0
     groups = {"hit": 0, "miss": 0}
+    near = np.random.default_rng([seed, 0x6A2E])  # which casts graze: a stream of its own
     with open(path, "w") as out:
         out.write("# probe casts, format v1: scripts/probe_oracle.py --casts %d (exact: bisection on qhull's D(t))\n"
                   % seed)
@@ -852,18 +880,237 @@ def write_casts(seed, path, count):
                 hull = ConvexHull(d)
             except Exception:  # a flat difference: not probed
                 continue
-            res = cast_answer(d, hull, (pb1 - pb0) - (pa1 - pa0), target + ra + rb)
+            step = (pb1 - pb0) - (pa1 - pa0)
+            graze = near.uniform() < 0.25
+            if graze:  # the target set within a few tolerances of the least distance, either side
+                least = cast_least(d, hull, step)
+                ends = [core_a @ rotation(qa).T + p for p in (pa0, pa1)] + [core_b @ rotation(qb).T + p for p in (pb0, pb1)]
+                big = max(1.0, max(np.abs(e).max() for e in ends) + max(ra, rb))
+                target = float(least - ra - rb + near.choice([-1, 1]) * near.uniform(0.3, 4) * 1e-4 * big)
+                if least <= 0 or target < 0:
+                    continue
+            res = cast_answer(d, hull, step, target + ra + rb)
             if res is None:
                 continue
             pose = lambda p, q: "%r %r %r %r %r %r %r" % (*map(float, p), *map(float, q))
             expect = "hit %r %r %r %r" % (float(res[1]), *map(float, res[2])) if res[0] == "hit" else \
                 "miss %r" % float(res[1] - ra - rb)
-            out.write("%s-%s.%05d %s %s %s %s %s %s %r %s\n" % (name_a, name_b, written, text_a, pose(pa0, qa),
+            out.write("%s%s-%s.%05d %s %s %s %s %s %s %r %s\n" % ("graze-" if graze else "", name_a, name_b, written,
+                                                               text_a, pose(pa0, qa),
                                                              pose(pa1, qa), text_b, pose(pb0, qb), pose(pb1, qb),
                                                              target, expect))
             groups[res[0]] += 1
             written += 1
     return written, groups
+
+
+# ------------------------------------------------------------------ rotating casts
+#
+# Casts where the shapes turn (FORMAT.md, "Casts": each turns about its origin
+# at a constant rate from q0 to q1, shortest arc, while the origin moves on a
+# line; mink_toi answers them). The distance is no longer convex in t, so the
+# first time within the target comes from conservative advancement on the
+# exact distance (qhull on the Minkowski difference at each t, or the core
+# segments' closest points): no point of B moves relative to A faster than
+# V = |dpB - dpA| + wA RA + wB RB (w the turn over the step, R the farthest
+# core point from the origin), so nothing comes within target before
+# t + (d(t) - target) / V. Hits are confirmed by a time just after the one
+# found (within the check's tolerance) lying within the target; cases that
+# do not converge, grazes (least distance within 5 % of the smaller size of
+# the target) and flat differences are left out. Misses give their least
+# distance from the advancement's samples, refined by a golden-section search.
+
+def slerp(q0, q1, t):
+    """The checker's slerp (bench/cast_cases.c): shortest arc, normalized."""
+    a, b = unit(np.asarray(q0, float)), unit(np.asarray(q1, float))
+    d = a @ b
+    if d < 0:
+        b, d = -b, -d
+    theta = math.acos(min(1.0, d))
+    wa, wb = 1 - t, t
+    if theta > 1e-9:
+        wa, wb = math.sin((1 - t) * theta) / math.sin(theta), math.sin(t * theta) / math.sin(theta)
+    return unit(wa * a + wb * b)
+
+
+def turn_angle(q0, q1):
+    """The rotation angle (rad) of the shortest arc from q0 to q1."""
+    return 2 * math.acos(min(1.0, abs(unit(np.asarray(q0, float)) @ unit(np.asarray(q1, float)))))
+
+
+def toi_distance(a, a0, a1, b, b0, b1, t):
+    """(signed distance of the shapes, unit normal from A to B) at time t; None
+    for a flat difference."""
+    pa = np.concatenate([a0[:3] + t * (a1[:3] - a0[:3]), slerp(a0[3:], a1[3:], t) if t > 0 else unit(a0[3:])])
+    pb = np.concatenate([b0[:3] + t * (b1[:3] - b0[:3]), slerp(b0[3:], b1[3:], t) if t > 0 else unit(b0[3:])])
+    res = scene_answer(a, pa, b, pb)
+    if res is None:
+        return None
+    kind, value, n = res
+    return (value if kind == "sep" else -value), n
+
+
+def outside_by(w, r, x):
+    """How far x lies outside the core w (world points) rounded by r (a facet
+    plane's bound for hulls: exact inside and near the surface)."""
+    if len(w) <= 2:
+        d = w[-1] - w[0]
+        t = 0.0 if d @ d == 0 else min(1.0, max(0.0, (x - w[0]) @ d / (d @ d)))
+        return np.linalg.norm(x - (w[0] + t * d)) - r
+    h = ConvexHull(w)
+    return max(0.0, (h.equations[:, :3] @ x + h.equations[:, 3]).max()) - r
+
+
+def penetration_witnesses_inside(a, pose_a, b, pose_b, tol):
+    """Whether the exact penetration witnesses of an overlapping pair (A's
+    deepest point into B, B's into A: point_b - point_a = -depth n) lie inside
+    the other shape. FORMAT.md asks an overlapping start for points inside
+    the shapes; where a vertex pokes in beside the normal they cannot be
+    (those pairs are not probed). None when the difference is flat."""
+    wa, wb = world_core(a, pose_a[:3], pose_a[3:]), world_core(b, pose_b[:3], pose_b[3:])
+    if len(wa) <= 2 and len(wb) <= 2:
+        ca, cb = segment_closest(wa[0], wa[-1], wb[0], wb[-1])
+        dist = np.linalg.norm(cb - ca)
+        if dist == 0:
+            return False
+        n = (cb - ca) / dist
+        pa, pb = ca + a.radius * n, cb - b.radius * n
+    else:
+        d = (wb[:, None, :] - wa[None, :, :]).reshape(-1, 3)
+        try:
+            h = ConvexHull(d)
+        except Exception:
+            return None
+        off = h.equations[:, 3]
+        top = off.max()
+        pa = pb = None
+        for k in np.flatnonzero(off >= top - 1e-12 * max(1.0, np.abs(d).max())):
+            tri = h.simplices[k]
+            x = -off[k] * h.equations[k, :3]
+            m = np.array([d[tri[1]] - d[tri[0]], d[tri[2]] - d[tri[0]]]).T
+            lam = np.linalg.lstsq(m, x - d[tri[0]], rcond=None)[0]
+            lam = np.array([1 - lam.sum(), *lam])
+            if lam.min() >= -1e-9:
+                n = -h.equations[k, :3]
+                pa = lam @ wa[tri % len(wa)] + a.radius * n
+                pb = lam @ wb[tri // len(wa)] - b.radius * n
+                break
+        if pa is None:
+            return None
+    return outside_by(wb, b.radius, pa) <= 0.25 * tol and outside_by(wa, a.radius, pb) <= 0.25 * tol
+
+
+def toi_answer(a, a0, a1, b, b0, b1, target, tol):
+    """('hit', t, normal), ('miss', least distance) or None (not probed)."""
+    reach = lambda x: x - target
+    speed = (np.linalg.norm((b1[:3] - b0[:3]) - (a1[:3] - a0[:3])) + turn_angle(a0[3:], a1[3:]) *
+             np.linalg.norm(a.core, axis=1).max() + turn_angle(b0[3:], b1[3:]) * np.linalg.norm(b.core, axis=1).max())
+    first = toi_distance(a, a0, a1, b, b0, b1, 0.0)
+    if first is None:
+        return None
+    if reach(first[0]) <= 0:
+        if not np.any(first[1]) or reach(first[0]) > -tol:
+            return None  # a tie, or at the target's edge
+        if first[0] < 0 and not penetration_witnesses_inside(a, a0, b, b0, tol):
+            return None
+        return "hit", 0.0, first[1]
+    t, samples = 0.0, []
+    for _ in range(1500):
+        got = toi_distance(a, a0, a1, b, b0, b1, t)
+        if got is None:
+            return None
+        samples.append((got[0], t))
+        gap = reach(got[0])
+        if gap <= 1e-9 * tol:
+            after = toi_distance(a, a0, a1, b, b0, b1, min(1.0, t + 0.5 * tol / max(speed, 1e-30)))
+            if after is None or reach(after[0]) > 0:
+                return None  # a graze: the distance turns back at the target
+            return "hit", t, got[1]
+        if t >= 1.0:
+            break
+        t = min(1.0, t + gap / speed)
+    else:
+        return None  # too slow to converge
+    d, at = min(samples)
+    k = [s[1] for s in samples].index(at)
+    lo, hi = samples[max(0, k - 1)][1], samples[min(len(samples) - 1, k + 1)][1]
+    g = (math.sqrt(5) - 1) / 2
+    f = lambda x: toi_distance(a, a0, a1, b, b0, b1, x)[0]
+    for _ in range(40):
+        x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
+        if f(x1) < f(x2):
+            hi = x2
+        else:
+            lo = x1
+    d = min(d, f(0.5 * (lo + hi)))
+    return "miss", d
+
+
+TOI_GROUPS = ("rot-spin", "rot-hull", "rot-thin", "rot-start")
+
+
+def toi_shape(rng, size, thin):
+    if thin:
+        length = size * rng.uniform(1, 3)
+        return plank_shape(rng, length)[0] if rng.uniform() < 0.5 else needle_shape(rng, length)[0]
+    shape = None
+    while shape is None:
+        shape = manifold_shape(rng, str(rng.choice(["box", "hull", "hull", "capsule", "sphere"])), size)
+    return shape
+
+
+def write_toi(seed, path, count):
+    rng = np.random.default_rng([seed, 0x7017])
+    stats = {g: [0, 0] for g in TOI_GROUPS}
+    lines, tries = [], 0
+    while len(lines) < count and tries < 60 * max(count, 1):
+        group = TOI_GROUPS[len(lines) % len(TOI_GROUPS)]
+        tries += 1
+        size = 10 ** rng.uniform(-1, 0.3)
+        a = toi_shape(rng, size, group == "rot-thin")
+        b = toi_shape(rng, size * 10 ** rng.uniform(-0.7, 0.3), False)
+        spin = {"rot-spin": math.pi, "rot-hull": 1.0, "rot-thin": 2.5, "rot-start": 1.0}[group]
+        qa0, qb0 = random_quat(rng), random_quat(rng)
+        turn = lambda q, most: quat_mul(quat_axis_angle(random_unit(rng), rng.uniform(0, most)), q)
+        qa1 = turn(qa0, spin) if group != "rot-hull" or rng.uniform() < 0.7 else qa0
+        qb1 = turn(qb0, spin * rng.uniform(0, 1))
+        reach = a.size() + b.size()
+        pa0 = rng.uniform(-2, 2, 3)
+        pa1 = pa0 + (random_unit(rng) * reach * rng.uniform(0, 1) if rng.uniform() < 0.4 else 0)
+        if group == "rot-start":  # within the target or into A by up to 0.4 of the smaller size
+            c, u = contact_on(rng, a, pa0, qa0, random_mode(rng, 0.4, 0.3))
+            pb0 = place(b, qb0, c, u, -0.4 * min(a.size(), b.size()) * rng.uniform(0, 1), a.radius)
+        else:
+            pb0 = pa0 + random_unit(rng) * reach * rng.uniform(1.1, 3)
+        aim = pa0 + random_unit(rng) * reach * rng.uniform(0, 0.8)
+        pb1 = pb0 + (aim - pb0) * rng.uniform(0.3, 2.2) + (pa1 - pa0)
+        target = 0.0 if rng.uniform() < 0.4 else float(f32(rng.uniform(0, 0.1) * min(a.size(), b.size())))
+        if group == "rot-start" and rng.uniform() < 0.3:  # apart, but within the target
+            target = float(f32(0.1 * min(a.size(), b.size())))
+            pb0 = pb0 + u * (0.4 * min(a.size(), b.size()) * rng.uniform(0, 1) + 0.09 * min(a.size(), b.size()))
+        a0, a1 = np.concatenate([pa0, qa0]), np.concatenate([pa1, unit(qa1)])
+        b0, b1 = np.concatenate([pb0, qb0]), np.concatenate([pb1, unit(qb1)])
+        if rng.uniform() < 0.5:
+            a, a0, a1, b, b0, b1 = b, b0, b1, a, a0, a1
+        big = max(np.abs(np.concatenate([a0[:3], a1[:3], b0[:3], b1[:3]])).max() + reach, 1.0)
+        tol = 1e-4 * big
+        res = toi_answer(a, a0, a1, b, b0, b1, target, tol)
+        if res is None:
+            continue
+        if res[0] == "miss" and res[1] - target < 0.05 * min(a.size(), b.size()):
+            continue  # near a graze
+        if group == "rot-start" and not (res[0] == "hit" and res[1] == 0.0):
+            continue
+        expect = "hit %r %s" % (float(res[1]), text_of(res[2])) if res[0] == "hit" else "miss %r" % float(res[1])
+        stats[group][0 if res[0] == "hit" else 1] += 1
+        lines.append("%s.%05d %s %s %s %s %s %s %r %s\n" % (group, len(lines), a.text(), text_of(a0), text_of(a1),
+                                                         b.text(), text_of(b0), text_of(b1), target, expect))
+    with open(path, "w") as out:
+        out.write("# rotating casts, format v1: scripts/probe_oracle.py --toi %d (exact: conservative advancement\n"
+                  "# on qhull's distance at each t; grazes left out)\n" % seed)
+        out.write("# groups (hit/miss): %s\n" % "  ".join("%s %d/%d" % (g, *v) for g, v in stats.items()))
+        out.writelines(lines)
+    return len(lines), stats
 
 
 # ------------------------------------------------------------------ manifolds
@@ -1130,6 +1377,12 @@ def main():
     if not args or args[0] in ("-h", "--help"):
         print(__doc__.strip())
         sys.exit(0 if args else 2)
+    if args[0] == "--toi":
+        if len(args) not in (3, 4):
+            sys.exit("usage: probe_oracle.py --toi SEED OUT.cases [COUNT]")
+        written, stats = write_toi(int(args[1]), args[2], int(args[3]) if len(args) > 3 else 100)
+        print("probe_oracle: wrote %d rotating casts to %s" % (written, args[2]), file=sys.stderr)
+        return
     if args[0] == "--manifolds":
         if len(args) not in (3, 4):
             sys.exit("usage: probe_oracle.py --manifolds SEED OUT.cases [COUNT]")
