@@ -603,6 +603,7 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
     out->has_face = 0;
     out->depth = 0.0f;
     out->normal = v4_set(1, 0, 0, 0);
+    out->has_start = 0;
     mink_simd_simplex_points(start, &out->pa, &out->pb);
     const int built = blow_up(&P, pair, start, out);
     if (built <= 0) {
@@ -610,6 +611,11 @@ void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *
         if (built < 0) out->status = MINK_MAX_ITERATIONS;
         return;
     }
+    /* the double stage may start again from it (GJK's simplex may be a
+     * triangle through the origin: identical boxes) */
+    out->has_start = 1;
+    memcpy(out->start_ia, P.ia, sizeof out->start_ia);
+    memcpy(out->start_ib, P.ib, sizeof out->start_ib);
 
     const float tol = MINK_EPA_GAIN_REL * pair->scale;
     /* the previous iteration's closest face until the drop test passed,

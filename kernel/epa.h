@@ -15,6 +15,8 @@ typedef struct simd_epa_result {
     mink_status status;
     int has_face;        /* the answer is a polytope face's: its features */
     uint32_t face_ia[3], face_ib[3];
+    int has_start;       /* the closed tetrahedron it started from (ids below) */
+    uint32_t start_ia[4], start_ib[4];
 } simd_epa_result;
 
 void mink_simd_epa(simd_pair *pair, const simd_simplex *start, simd_epa_result *out);

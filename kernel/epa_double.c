@@ -156,7 +156,8 @@ int mink_epa_double(const mink_shape *a, const mink_pose *pa, const mink_shape *
     P.nf = 0;
     for (int i = 0; i < 4; ++i) make_vertex(&p, ia[i], ib[i], &P.vert[i]);
     /* a tetrahedron around the origin: every face outward, the origin on
-     * the inner side of each */
+     * the inner side of each (or on it, to rounding: GJK's triangle through
+     * the origin that float EPA's start was blown up from) */
     for (int f = 0; f < 4; ++f) {
         unsigned i = faces[f][0], j = faces[f][1], k = faces[f][2];
         dface probe = {{i, j, k}, {0, 0, 0}, 0.0, 1};
@@ -168,7 +169,7 @@ int mink_epa_double(const mink_shape *a, const mink_pose *pa, const mink_shape *
             j = k, k = t;
         }
         add_face(&P, i, j, k);
-        if (!(P.face[f].d >= 0.0) || P.face[f].d == INFINITY) return 0;
+        if (!(P.face[f].d >= -tol) || P.face[f].d == INFINITY) return 0;
     }
     unsigned char visible[EPA_DOUBLE_FACES];
     for (unsigned iteration = 0;; ++iteration) {

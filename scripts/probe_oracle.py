@@ -62,6 +62,13 @@ the target 0.3 to 4 tolerances above or below the least distance: a hit
 that only just dips within it, or a miss that only just stays out. Starts
 within the target and grazes within 1e-6 are left out.
 
+--degenerate writes the inputs degenerate.cases holds, drawn afresh: hulls
+with duplicated, coplanar or collinear points or one point, zero-radius
+spheres and capsules, tiny (1e-4) and elongated (1e-3) shapes, pairs far
+from the origin, identical shapes at one pose, boxes exactly flush on dyadic
+coordinates, parallel faces, deep overlaps, small gaps of rounded shapes.
+Flat differences (two flat cores) are answered in their own plane.
+
 --toi writes casts where the shapes also turn (mink_toi): spinning shapes
 passing or hitting, turning hulls, planks and needles turning near a shape,
 and starts within the target or overlapping (up to 0.4 of the smaller size);
@@ -75,6 +82,7 @@ Usage: probe_oracle.py SEED OUT.cases [COUNT]   (COUNT default 1000)
        probe_oracle.py --manifolds SEED OUT.cases [COUNT]   (COUNT default 400)
        probe_oracle.py --casts SEED OUT.cases [COUNT]   (COUNT default 300)
        probe_oracle.py --toi SEED OUT.cases [COUNT]   (COUNT default 100)
+       probe_oracle.py --degenerate SEED OUT.cases [COUNT]   (COUNT default 260)
 (needs python3-scipy)
 """
 import math
@@ -904,6 +912,181 @@ def write_casts(seed, path, count):
     return written, groups
 
 
+# ------------------------------------------------------------------ degenerate
+#
+# The inputs `degenerate.cases` holds, drawn afresh: hulls with duplicated,
+# coplanar or collinear points or a single point, zero-radius spheres, tiny
+# and elongated shapes, pairs far from the origin, identical shapes at one
+# pose, exactly touching boxes on dyadic coordinates, parallel faces, deep
+# overlaps and small gaps between rounded shapes. The difference of two flat
+# cores is flat (qhull cannot hull it): those are answered in its own affine
+# hull (a point, a segment or a polygon) instead.
+
+DEGENERATE_GROUPS = ("dup", "coplanar", "collinear", "point", "tiny", "far", "elongated", "identical", "touching",
+                     "parallel", "zero", "deep", "gap")
+
+
+def flat_distance(d):
+    """(distance, unit normal) from the origin to conv(d) for points d spanning
+    at most a plane; None when the origin lies in it (no unique normal)."""
+    c = d.mean(axis=0)
+    _, sv, vt = np.linalg.svd(d - c)
+    scale = max(1.0, np.abs(d).max())
+    rank = int((sv > 1e-12 * scale * math.sqrt(len(d))).sum())
+    if rank == 0:
+        p = d[0]
+    elif rank == 1:
+        u = vt[0]
+        t = (d - c) @ u
+        lo, hi = d[int(np.argmin(t))], d[int(np.argmax(t))]
+        e = hi - lo
+        p = lo + min(1.0, max(0.0, -(lo @ e) / (e @ e))) * e
+    else:
+        u, v = vt[0], vt[1]
+        flat = np.stack([(d - c) @ u, (d - c) @ v], axis=1)
+        hull = ConvexHull(flat)
+        o = np.array([-c @ u, -c @ v])  # the origin in the plane's coordinates
+        ring = flat[hull.vertices]
+        inside = all((b[0] - a[0]) * (o[1] - a[1]) - (b[1] - a[1]) * (o[0] - a[0]) >= 0
+                     for a, b in zip(ring, np.roll(ring, -1, axis=0)))
+        if inside:
+            q2 = o
+        else:
+            best = None
+            for a, b in zip(ring, np.roll(ring, -1, axis=0)):
+                e = b - a
+                q = a + min(1.0, max(0.0, (o - a) @ e / (e @ e))) * e
+                if best is None or np.linalg.norm(q - o) < np.linalg.norm(best - o):
+                    best = q
+            q2 = best
+        p = c + q2[0] * u + q2[1] * v
+    dist = np.linalg.norm(p)
+    if dist <= 1e-12 * scale:
+        return None
+    return dist, p / dist
+
+
+def degenerate_answer(a, pose_a, b, pose_b):
+    """scene_answer, with flat differences answered in their own plane."""
+    res = scene_answer(a, pose_a, b, pose_b)
+    if res is not None:
+        return res
+    wa, wb = world_core(a, pose_a[:3], pose_a[3:]), world_core(b, pose_b[:3], pose_b[3:])
+    got = flat_distance((wb[:, None, :] - wa[None, :, :]).reshape(-1, 3))
+    if got is None:
+        return None
+    gap = got[0] - a.radius - b.radius
+    return ("sep", gap, got[1]) if gap > 0 else ("pen", -gap, got[1])
+
+
+def degenerate_pair(rng, group):
+    """(A, pose A, B, pose B) for one group."""
+    size = rng.uniform(0.2, 1.0)
+    qa, qb = random_quat(rng), random_quat(rng)
+    pa = rng.uniform(-2, 2, 3)
+    r = lambda: float(rng.uniform(0.01, 0.3) * size) if rng.uniform() < 0.4 else 0.0
+    partner = lambda: manifold_shape(rng, str(rng.choice(["box", "hull", "sphere", "capsule"])), size)
+    if group == "dup":
+        p = hull_points(rng, "sphere", int(rng.integers(4, 16)), size)
+        a = Shape("hull", "hull", r(), points=p[rng.integers(0, len(p), int(rng.integers(len(p), 3 * len(p))))])
+        b = partner()
+    elif group == "coplanar":
+        p = rng.uniform(-1, 1, (int(rng.integers(3, 20)), 3)) * size
+        p[:, int(rng.integers(3))] = 0.0
+        a, b = Shape("hull", "hull", r(), points=p), partner()
+    elif group == "collinear":
+        p = np.zeros((int(rng.integers(2, 8)), 3))
+        p[:, int(rng.integers(3))] = rng.uniform(-1, 1, len(p)) * size
+        a, b = Shape("hull", "hull", r(), points=p), partner()
+    elif group == "point":
+        a = Shape("hull", "hull", r(), points=np.tile(rng.uniform(-0.5, 0.5, 3) * size, (int(rng.integers(1, 5)), 1)))
+        b = partner()
+    elif group == "tiny":
+        size *= 10 ** rng.uniform(-4, -2)
+        a, b = partner(), partner()
+    elif group == "elongated":
+        h = np.array([size, size, size]) * np.array([1, 1e-3, 1e-3])[rng.permutation(3)]
+        a, b = Shape("box", "box", 0.0, half=h), partner()
+    elif group == "identical":  # also boxes written as hulls (the SIMD kernel answers boxes by SAT)
+        a = partner()
+        if a.kind == "box" and rng.uniform() < 0.5:
+            a = Shape("hull", "hull", a.radius, points=a.core)
+        return a, np.concatenate([pa, qa]), a, np.concatenate([pa, qa])
+    elif group == "touching":  # boxes on dyadic coordinates, faces exactly flush
+        h1, h2 = (rng.integers(1, 8, 3) / 8.0 for _ in range(2))
+        k = int(rng.integers(3))
+        p1 = rng.integers(-16, 16, 3) / 8.0
+        p2 = p1 + rng.integers(-4, 5, 3) / 8.0
+        p2[k] = p1[k] + rng.choice([-1, 1]) * (h1[k] + h2[k])
+        one = np.array([1.0, 0, 0, 0])
+        return (Shape("box", "box", 0.0, half=h1), np.concatenate([p1, one]), Shape("box", "box", 0.0, half=h2),
+                np.concatenate([p2, one]))
+    elif group == "parallel":  # a face of B flush with A's, at a small gap or depth
+        a, b = manifold_shape(rng, "box", size), manifold_shape(rng, str(rng.choice(["box", "hull"])), size)
+        if b is None:
+            return None
+        fn, fc = face_of(a, rng)
+        gn, gc = face_of(b, rng)
+        u = rotation(qa) @ fn
+        qb = aligned(rng, gn, -u, 0.0)
+        c = pa + rotation(qa) @ fc + perpendicular(rng, u) * rng.uniform(0, 0.5) * size
+        pb = place(b, qb, c, u, float(rng.uniform(-0.05, 0.05) * size), a.radius)
+        return a, np.concatenate([pa, qa]), b, np.concatenate([pb, qb])
+    elif group == "zero":
+        a = Shape("sphere", "sphere", 0.0) if rng.uniform() < 0.6 else Shape("capsule", "capsule", 0.0, half=size)
+        b = partner()
+    elif group == "deep":
+        a = manifold_shape(rng, str(rng.choice(["box", "hull"])), size)
+        b = manifold_shape(rng, str(rng.choice(["box", "hull", "sphere", "capsule"])), size * rng.uniform(0.05, 0.4))
+        if a is None or b is None:
+            return None
+        return a, np.concatenate([pa, qa]), b, np.concatenate([pa + rng.uniform(-0.3, 0.3, 3) * size, qb])
+    else:  # gap (and far): rounded shapes near contact
+        a = manifold_shape(rng, str(rng.choice(["box", "hull", "sphere", "capsule"])), size)
+        b = partner()
+    if a is None or b is None:
+        return None
+    c, u = contact_on(rng, a, pa, qa, random_mode(rng, 0.4, 0.3))
+    gap = float(rng.uniform(-0.3, 0.3) * size) if group != "gap" else float(10 ** rng.uniform(-4, -1) * size)
+    pb = place(b, qb, c, u, gap, a.radius)
+    if group == "far":
+        off = random_unit(rng) * 10 ** rng.uniform(2.5, 4.5)
+        pa, pb = pa + off, pb + off
+    return a, np.concatenate([pa, qa]), b, np.concatenate([pb, qb])
+
+
+def write_degenerate(seed, path, count):
+    rng = np.random.default_rng([seed, 0xDE6E])
+    stats = {g: 0 for g in DEGENERATE_GROUPS}
+    lines, tries = [], 0
+    while len(lines) < count and tries < 50 * max(count, 1):
+        group = DEGENERATE_GROUPS[len(lines) % len(DEGENERATE_GROUPS)]
+        tries += 1
+        pair = degenerate_pair(rng, group)
+        if pair is None:
+            continue
+        a, pose_a, b, pose_b = pair
+        if rng.uniform() < 0.5 and group != "identical":
+            a, pose_a, b, pose_b = b, pose_b, a, pose_a
+        pose_a = np.concatenate([pose_a[:3], unit(pose_a[3:])])
+        pose_b = np.concatenate([pose_b[:3], unit(pose_b[3:])])
+        res = degenerate_answer(a, pose_a, b, pose_b)
+        if res is None:
+            continue
+        kind, value, n = res
+        if value == 0:
+            kind, n = "pen", np.zeros(3)
+        stats[group] += 1
+        lines.append("%s.%05d %s %s %s %s %s %r %s\n" % (group, len(lines), a.text(), text_of(pose_a), b.text(),
+                                                        text_of(pose_b), kind, float(value), text_of(n)))
+    with open(path, "w") as out:
+        out.write("# degenerate probes, format v1: scripts/probe_oracle.py --degenerate %d (exact: qhull Minkowski\n"
+                  "# difference; flat differences in their own plane)\n" % seed)
+        out.write("# groups: %s\n" % "  ".join("%s %d" % kv for kv in stats.items()))
+        out.writelines(lines)
+    return len(lines), stats
+
+
 # ------------------------------------------------------------------ rotating casts
 #
 # Casts where the shapes turn (FORMAT.md, "Casts": each turns about its origin
@@ -1377,6 +1560,12 @@ def main():
     if not args or args[0] in ("-h", "--help"):
         print(__doc__.strip())
         sys.exit(0 if args else 2)
+    if args[0] == "--degenerate":
+        if len(args) not in (3, 4):
+            sys.exit("usage: probe_oracle.py --degenerate SEED OUT.cases [COUNT]")
+        written, stats = write_degenerate(int(args[1]), args[2], int(args[3]) if len(args) > 3 else 260)
+        print("probe_oracle: wrote %d degenerate cases to %s" % (written, args[2]), file=sys.stderr)
+        return
     if args[0] == "--toi":
         if len(args) not in (3, 4):
             sys.exit("usage: probe_oracle.py --toi SEED OUT.cases [COUNT]")

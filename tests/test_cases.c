@@ -27,11 +27,13 @@
  * resolution of the coordinates), the others with 1e-4 L. The last two are
  * run again with one cache per group: trajectories frame to frame, scenes
  * case to case. */
-static const char *const FILES[] = {"mixed.cases", "bench.cases", "degenerate.cases", "scenes-regressions.cases",
-                                    "traj.cases", "scenes.cases"};
+static const char *const FILES[] = {"mixed.cases",    "bench.cases",
+                                    "degenerate.cases", "degenerate-regressions.cases",
+                                    "scenes-regressions.cases", "traj.cases",
+                                    "scenes.cases"};
 #define NFILES (sizeof FILES / sizeof FILES[0])
 #define SCENES (NFILES - 1)
-#define SCENE_REGRESSIONS 3
+#define SCENE_REGRESSIONS 4
 #define NCACHED 2
 /* the local tolerance's files */
 static int local_rule(unsigned file) { return file == SCENES || file == SCENE_REGRESSIONS; }

@@ -387,6 +387,7 @@ void mink_scalar_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *o
     out->depth = 0.0f;
     out->normal = v3_make(1, 0, 0);
     mink_scalar_simplex_points(start, &out->pa, &out->pb);
+    out->has_start = 0;
     const int built = blow_up(&P, pair, start, out);
     if (built <= 0) {
         /* No closed start polytope (degenerate beyond the flat cases): the
@@ -394,6 +395,10 @@ void mink_scalar_epa(ref_pair *pair, const ref_simplex *start, ref_epa_result *o
         if (built < 0) out->status = MINK_MAX_ITERATIONS;
         return;
     }
+    /* the double stage may start again from it (GJK's simplex may be a
+     * triangle through the origin: identical boxes) */
+    out->has_start = 1;
+    for (unsigned i = 0; i < 4; ++i) out->start_ia[i] = P.vert[i].ia, out->start_ib[i] = P.vert[i].ib;
 
     const float tol = MINK_EPA_GAIN_REL * pair->scale;
     ref_epa_result previous = *out;

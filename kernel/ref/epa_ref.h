@@ -15,6 +15,8 @@ typedef struct ref_epa_result {
     mink_status status;  /* MINK_MAX_ITERATIONS: capacity or cap hit, best face   */
     int has_face;        /* the answer is a polytope face's: its features         */
     uint32_t face_ia[3], face_ib[3];
+    int has_start;       /* the closed tetrahedron it started from (ids below)    */
+    uint32_t start_ia[4], start_ib[4];
 } ref_epa_result;
 
 /* Runs EPA from GJK's terminal simplex (whose hull holds the origin up to the

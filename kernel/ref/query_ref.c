@@ -349,8 +349,9 @@ static mink_status penetration(const mink_shape *a, const mink_pose *pa, const m
      * short of D: two needles 10 % too shallow), answered in double where
      * it can be: EPA's face if it bounds D, else EPA from the start */
     if ((mink_double_near(e.depth, q.pair.scale) || e.status != MINK_OK) &&
-        mink_depth_double(q.pair.a, q.pose_a, q.pair.b, q.pose_b, e.has_face ? e.face_ia : NULL, e.face_ib, start_bits,
-                          start_ids[0], start_ids[1], hull_support, &d)) {
+        mink_depth_double(q.pair.a, q.pose_a, q.pair.b, q.pose_b, e.has_face ? e.face_ia : NULL, e.face_ib,
+                          e.has_start ? 15u : start_bits, e.has_start ? e.start_ia : start_ids[0],
+                          e.has_start ? e.start_ib : start_ids[1], hull_support, &d)) {
         mink_double_answer(&d, q.ra, q.rb, 0, out);
         if (e.status != MINK_OK) out->status = g.status; /* EPA's failure answered */
     } else {
