@@ -18,14 +18,17 @@
 # FORMAT.md's manifold rules. Per seed also the inputs degenerate.cases holds,
 # drawn afresh (probe_oracle.py --degenerate: duplicated, coplanar, collinear
 # and single points, zero radii, tiny, elongated, far, identical, flush,
-# parallel, deep, small gaps), every query as for the pairs. And per seed linear casts (probe_oracle.py --casts: the first time within a
+# parallel, deep, small gaps), every query as for the pairs. Per seed also
+# coherent trajectories (probe_oracle.py --traj: B flying into A and out over
+# 120 frames while both turn), every query cold and with one cache per
+# trajectory, and their manifolds with that cache. And per seed linear casts (probe_oracle.py --casts: the first time within a
 # target from bisection on the exact distance), mink_cast of both kernels, and
 # rotating ones (probe_oracle.py --toi: conservative advancement on the exact
 # distance; spinning shapes, turning planks and needles, starts within the
 # target or overlapping), mink_toi of both kernels.
 #
 # Usage: scripts/probe.sh [--seeds "1 2 3"] [--count N] [--scene-count N] [--manifold-count N] [--cast-count N]
-#                        [--toi-count N] [--degenerate-count N] [--build DIR | --simd W]
+#                        [--toi-count N] [--degenerate-count N] [--traj-count N] [--build DIR | --simd W]
 #   --seeds  oracle seeds (default 1 2 3; fixed, so a run is reproducible)
 #   --count  cases per seed (default 2000)
 #   --scene-count  scene cases per seed, spread evenly over the five scene
@@ -35,6 +38,7 @@
 #   --cast-count  linear casts per seed (default 200; 0 skips them)
 #   --toi-count  rotating casts per seed (default 100; 0 skips them)
 #   --degenerate-count  degenerate pairs per seed (default 260; 0 skips them)
+#   --traj-count  trajectories of 120 frames per seed (default 10; 0 skips them)
 #   --build  a configured build tree holding bench/mink-cases (default
 #            build/test, as scripts/test.sh leaves it; configured if absent)
 #   --simd   the SIMD backend W (sse41, avx2, ...) in a tree of its own,
@@ -50,6 +54,7 @@ cast_count=200
 manifold_count=400
 toi_count=100
 degenerate_count=260
+traj_count=10
 build="$root/build/test"
 simd=""
 while [ $# -gt 0 ]; do
@@ -62,6 +67,9 @@ while [ $# -gt 0 ]; do
     --manifold-count)
       manifold_count=${2:?}; shift
       case "$manifold_count" in '' | *[!0-9]*) echo "probe: --manifold-count wants a count, not $manifold_count" >&2; exit 2 ;; esac ;;
+    --traj-count)
+      traj_count=${2:?}; shift
+      case "$traj_count" in '' | *[!0-9]*) echo "probe: --traj-count wants a count, not $traj_count" >&2; exit 2 ;; esac ;;
     --degenerate-count)
       degenerate_count=${2:?}; shift
       case "$degenerate_count" in '' | *[!0-9]*) echo "probe: --degenerate-count wants a count, not $degenerate_count" >&2; exit 2 ;; esac ;;
@@ -152,6 +160,17 @@ for seed in $seeds; do
     "$py" "$root/scripts/probe_oracle.py" --degenerate "$seed" "$file" "$degenerate_count" || exit 2
     check degenerate "$file" "probe-degenerate-$seed.cases"
   fi
+  if [ "$traj_count" -gt 0 ]; then
+    file="$tmp/traj-$seed.cases"
+    "$py" "$root/scripts/probe_oracle.py" --traj "$seed" "$file" "$traj_count" || exit 2
+    check traj "$file" "probe-traj-$seed.cases"
+    for kernel in ref simd; do
+      for margin in 0 0.05; do
+        one traj "$file" "probe-traj-$seed.cases" "$(printf '%-4s %-11s %-7s' "$kernel" manifold "m$margin")" \
+          --kernel "$kernel" --query manifold --margin "$margin" --cache
+      done
+    done
+  fi
   if [ "$manifold_count" -gt 0 ]; then
     file="$tmp/manifolds-$seed.cases"
     "$py" "$root/scripts/probe_oracle.py" --manifolds "$seed" "$file" "$manifold_count" || exit 2
@@ -184,4 +203,4 @@ if [ "$failed" = 1 ]; then
     "add --tol local for probe-scenes-*.cases)" >&2
   exit 1
 fi
-echo "probe: all seeds pass ($seeds; $count cases, $scene_count scene cases, $manifold_count manifold cases, $degenerate_count degenerate pairs, $cast_count casts and $toi_count rotating casts each)"
+echo "probe: all seeds pass ($seeds; $count cases, $scene_count scene cases, $manifold_count manifold cases, $degenerate_count degenerate pairs, $traj_count trajectories, $cast_count casts and $toi_count rotating casts each)"

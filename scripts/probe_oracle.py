@@ -69,6 +69,10 @@ from the origin, identical shapes at one pose, boxes exactly flush on dyadic
 coordinates, parallel faces, deep overlaps, small gaps of rounded shapes.
 Flat differences (two flat cores) are answered in their own plane.
 
+--traj writes COUNT trajectories (default 10) of 120 frames, ids
+trajNN/fMMM: B flying into A and back out while both turn and A drifts, for
+checks with a cache carried from frame to frame (mink-cases --cache).
+
 --toi writes casts where the shapes also turn (mink_toi): spinning shapes
 passing or hitting, turning hulls, planks and needles turning near a shape,
 and starts within the target or overlapping (up to 0.4 of the smaller size);
@@ -83,6 +87,7 @@ Usage: probe_oracle.py SEED OUT.cases [COUNT]   (COUNT default 1000)
        probe_oracle.py --casts SEED OUT.cases [COUNT]   (COUNT default 300)
        probe_oracle.py --toi SEED OUT.cases [COUNT]   (COUNT default 100)
        probe_oracle.py --degenerate SEED OUT.cases [COUNT]   (COUNT default 260)
+       probe_oracle.py --traj SEED OUT.cases [COUNT]   (COUNT trajectories, default 10)
 (needs python3-scipy)
 """
 import math
@@ -912,6 +917,64 @@ def write_casts(seed, path, count):
     return written, groups
 
 
+# ------------------------------------------------------------------ trajectories
+#
+# Coherent frames, as traj.cases holds them: a pair (hulls of 8-32 points,
+# boxes, capsules, spheres, some rounded), B flying into A and back out over
+# FRAMES frames while both turn and A drifts, so a cache carried from frame
+# to frame (mink-cases --cache: one per trajectory, ids trajNN/fMMM) meets
+# every warm path: held axes, held overlaps, warm GJK and EPA, a manifold's
+# kept feature. Each frame answered exactly like the pairs.
+
+TRAJ_FRAMES = 120
+
+
+def write_traj(seed, path, count):
+    rng = np.random.default_rng([seed, 0x7AA7])
+    lines, written, tries = [], 0, 0
+    while written < count and tries < 20 * max(count, 1):
+        tries += 1
+        size = rng.uniform(0.2, 0.6)
+        pick = lambda: manifold_shape(rng, str(rng.choice(["hull", "hull", "box", "capsule", "sphere"])), size)
+        a, b = pick(), pick()
+        if a is None or b is None:
+            continue
+        qa0, qb0 = random_quat(rng), random_quat(rng)
+        qa1 = quat_mul(quat_axis_angle(random_unit(rng), rng.uniform(0, 1.0)), qa0)
+        qb1 = quat_mul(quat_axis_angle(random_unit(rng), rng.uniform(0, 3.0)), qb0)
+        pa0 = rng.uniform(-2, 2, 3)
+        pa1 = pa0 + random_unit(rng) * rng.uniform(0, 0.5)
+        u, side = random_unit(rng), None
+        side = perpendicular(rng, u)
+        reach = a.size() + b.size()
+        far, deep = reach * rng.uniform(1.3, 2.5), reach * rng.uniform(0.0, 0.9)
+        offset = side * rng.uniform(0, 0.5) * reach
+        frames = []
+        for f in range(TRAJ_FRAMES):
+            t = f / (TRAJ_FRAMES - 1)
+            pa = np.concatenate([pa0 + t * (pa1 - pa0), slerp(qa0, qa1, t)])
+            along = deep + (far - deep) * (2 * t - 1) ** 2
+            pb = np.concatenate([pa[:3] + u * along + offset, slerp(qb0, qb1, t)])
+            res = scene_answer(a, pa, b, pb)
+            if res is None:
+                break
+            kind, value, n = res
+            if value == 0:
+                kind, n = "pen", np.zeros(3)
+            frames.append("traj%02d/f%03d %s %s %s %s %s %r %s\n" % (written, f, a.text(), text_of(pa), b.text(),
+                                                                      text_of(pb), kind, float(value), text_of(n)))
+        if len(frames) < TRAJ_FRAMES:
+            continue
+        lines += frames
+        written += 1
+    with open(path, "w") as out:
+        out.write("# trajectory probes, format v1: scripts/probe_oracle.py --traj %d (exact: qhull Minkowski difference\n"
+                  "# per frame); %d trajectories of %d frames, check with and without --cache\n"
+                  % (seed, written, TRAJ_FRAMES))
+        out.writelines(lines)
+    return written
+
+
 # ------------------------------------------------------------------ degenerate
 #
 # The inputs `degenerate.cases` holds, drawn afresh: hulls with duplicated,
@@ -1560,6 +1623,12 @@ def main():
     if not args or args[0] in ("-h", "--help"):
         print(__doc__.strip())
         sys.exit(0 if args else 2)
+    if args[0] == "--traj":
+        if len(args) not in (3, 4):
+            sys.exit("usage: probe_oracle.py --traj SEED OUT.cases [COUNT]")
+        written = write_traj(int(args[1]), args[2], int(args[3]) if len(args) > 3 else 10)
+        print("probe_oracle: wrote %d trajectories to %s" % (written, args[2]), file=sys.stderr)
+        return
     if args[0] == "--degenerate":
         if len(args) not in (3, 4):
             sys.exit("usage: probe_oracle.py --degenerate SEED OUT.cases [COUNT]")
