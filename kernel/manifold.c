@@ -54,6 +54,7 @@ typedef struct mctx {
     float margin_core;  /* the same for the cores: + ra + rb         */
     float scale;        /* S: |extent A| + |extent B| + |pos|        */
     float prefer;       /* a face wins over an edge pair within this */
+    float prefer_rel;   /* ... its part relative to the smaller size   */
     float band;         /* |separation| below this: touching         */
     float touch;        /* points this far above the deepest touch   */
     float beside;       /* ... beside a tilted feature's lowest edge */
@@ -326,6 +327,25 @@ static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n
     return n;
 }
 
+/* How far beyond the margin a clipped point other than the deepest may lie
+ * (p: its coordinates in the frame it was measured in): the rounding of
+ * those coordinates, not of the pair's scale, which a pebble on a 1 km slab
+ * makes far larger (the deepest point, which carries the contact, keeps
+ * `prefer`). */
+static inline float point_slack(const mctx *c, v3 p)
+{
+    return c->prefer_rel + ROUNDING_EPS * maxf(fabsf(p.x), maxf(fabsf(p.y), fabsf(p.z)));
+}
+
+/* Whether a clipped point at core separation sep lies within the margin
+ * (point_slack; `deepest`: the patch's deepest point). */
+static inline int within_margin(const mctx *c, float sep, v3 p, int deepest)
+{
+    if (sep <= c->margin_core + c->prefer_rel) return 1;
+    if (!(sep <= c->margin_core + c->prefer)) return 0;
+    return deepest || sep <= c->margin_core + point_slack(c, p);
+}
+
 /* How the points of an incident feature tilted by t from the contact plane
  * are kept (incident_rule). A level feature (tan t <= MINK_MANIFOLD_TILT)
  * keeps the points within `touch` of the deepest one or rising by at most
@@ -435,7 +455,7 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
     const v3 lowest = poly[low].p; /* the loop below may move another point into its slot */
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (sep[i] <= within && touches(c, poly[i].p, sep[i], lowest, *deepest, n_ref, &rule)) {
+        if (within_margin(c, sep[i], poly[i].p, i == low) && touches(c, poly[i].p, sep[i], lowest, *deepest, n_ref, &rule)) {
             poly[kept] = poly[i];
             sep[kept++] = sep[i];
         }
@@ -510,7 +530,6 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
         low = sep[i] < sep[low] ? i : low;
     }
     *deepest = n > 0 ? sep[low] : INFINITY;
-    const float within = c->margin_core + c->prefer;
     const uint32_t u = (k + 1) % 3, w = (k + 2) % 3;
     const float lu = (&poly[low].p.x)[u], lw = (&poly[low].p.x)[w];
     /* the incident face's tilt: its axis j against the reference axis k */
@@ -518,7 +537,7 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
     const incident_rule rule = incident_rule_for(c, r_inc, fabsf(comp[j]));
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (!(sep[i] <= within)) continue;
+        if (!within_margin(c, sep[i], poly[i].p, i == low)) continue;
         const float du = (&poly[i].p.x)[u] - lu, dw = (&poly[i].p.x)[w] - lw;
         if (keeps(c, sep[i] - *deepest, du * du + dw * dw, &rule)) {
             poly[kept] = poly[i];
@@ -743,7 +762,7 @@ static uint32_t segment_pair_contacts(const mctx *c, v3 n, core_contact out[2])
     const int low = touching[1].sep < touching[0].sep;
     const incident_rule rule = incident_rule_for(c, c->rb, line_cos(v3_sub(touching[1].pb, touching[0].pb), n));
     for (int e = 0; e < 2; ++e)
-        if (touching[e].sep <= c->margin + c->prefer &&
+        if (within_margin(c, touching[e].sep + c->ra + c->rb, touching[e].pb, e == low) &&
             touches(c, touching[e].pb, touching[e].sep, touching[low].pb, touching[low].sep, n, &rule))
             out[count++] = touching[e];
     return count;
@@ -1269,7 +1288,8 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
     c.margin_core = margin + c.ra + c.rb;
     c.scale = a->extent + b->extent + v3_len(c.pos) + 1e-30f;
     const float smaller = minf(a->extent + c.ra, b->extent + c.rb);
-    c.prefer = MINK_MANIFOLD_PREFER_REL * smaller + ROUNDING_EPS * c.scale;
+    c.prefer_rel = MINK_MANIFOLD_PREFER_REL * smaller;
+    c.prefer = c.prefer_rel + ROUNDING_EPS * c.scale;
     c.band = MINK_TOUCH_REL * c.scale;
     c.touch = MINK_MANIFOLD_TOUCH_REL * smaller + c.prefer;
     c.beside = MINK_MANIFOLD_BESIDE_REL * smaller;

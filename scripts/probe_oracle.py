@@ -1292,7 +1292,7 @@ def toi_answer(a, a0, a1, b, b0, b1, target, tol):
     return "miss", d
 
 
-TOI_GROUPS = ("rot-spin", "rot-hull", "rot-thin", "rot-start")
+TOI_GROUPS = ("rot-spin", "rot-hull", "rot-thin", "rot-start", "bullet-plank")
 
 
 def toi_shape(rng, size, thin):
@@ -1305,6 +1305,31 @@ def toi_shape(rng, size, thin):
     return shape
 
 
+def bullet_plank(rng):
+    """A small shape (1-5 cm) shot at a plank 1-10 cm thin, 0.5-3 m long,
+    travelling 2-60 times the plank's thickness in the step (through it, if
+    nothing stopped it), sometimes spinning; the plank still or drifting."""
+    length = rng.uniform(0.5, 3.0)
+    t = rng.uniform(0.01, 0.1)
+    half = np.array([length, t, length * rng.uniform(0.1, 1)])[rng.permutation(3)]
+    thin = int(np.argmin(half))
+    a = Shape("plank", "box", 0.0, half=half)
+    b = small_shape(rng, rng.uniform(0.01, 0.05))
+    qa = random_quat(rng)
+    pa0 = rng.uniform(-2, 2, 3)
+    pa1 = pa0 + (random_unit(rng) * rng.uniform(0, 0.05) if rng.uniform() < 0.3 else 0)
+    normal = rotation(qa) @ AXES[thin] * rng.choice([-1, 1])
+    hit_at = pa0 + rotation(qa) @ (rng.uniform(-0.9, 0.9, 3) * half * (1 - AXES[thin]))
+    travel = t * rng.uniform(2, 60)
+    direction = unit(-normal + perpendicular(rng, normal) * rng.uniform(0, 1.5))
+    start = hit_at - direction * travel * rng.uniform(0.1, 0.9) + normal * (b.size() + t)
+    qb0 = random_quat(rng)
+    qb1 = quat_mul(quat_axis_angle(random_unit(rng), rng.uniform(0, 3)), qb0) if rng.uniform() < 0.3 else qb0
+    target = 0.0 if rng.uniform() < 0.5 else float(f32(rng.uniform(0, 0.2) * b.size()))
+    return (a, np.concatenate([pa0, qa]), np.concatenate([pa1, qa]), b, np.concatenate([start, qb0]),
+            np.concatenate([start + direction * travel, unit(qb1)]), target)
+
+
 def write_toi(seed, path, count):
     rng = np.random.default_rng([seed, 0x7017])
     stats = {g: [0, 0] for g in TOI_GROUPS}
@@ -1313,6 +1338,20 @@ def write_toi(seed, path, count):
         group = TOI_GROUPS[len(lines) % len(TOI_GROUPS)]
         tries += 1
         size = 10 ** rng.uniform(-1, 0.3)
+        if group == "bullet-plank":
+            pair = bullet_plank(rng)
+            if pair is None:
+                continue
+            a, a0, a1, b, b0, b1, target = pair
+            big = max(np.abs(np.concatenate([a0[:3], a1[:3], b0[:3], b1[:3]])).max() + a.size() + b.size(), 1.0)
+            res = toi_answer(a, a0, a1, b, b0, b1, target, 1e-4 * big)
+            if res is None or (res[0] == "miss" and res[1] - target < 0.05 * min(a.size(), b.size())):
+                continue
+            expect = "hit %r %s" % (float(res[1]), text_of(res[2])) if res[0] == "hit" else "miss %r" % float(res[1])
+            stats[group][0 if res[0] == "hit" else 1] += 1
+            lines.append("%s.%05d %s %s %s %s %s %s %r %s\n" % (group, len(lines), a.text(), text_of(a0), text_of(a1),
+                                                              b.text(), text_of(b0), text_of(b1), target, expect))
+            continue
         a = toi_shape(rng, size, group == "rot-thin")
         b = toi_shape(rng, size * 10 ** rng.uniform(-0.7, 0.3), False)
         spin = {"rot-spin": math.pi, "rot-hull": 1.0, "rot-thin": 2.5, "rot-start": 1.0}[group]

@@ -25,8 +25,9 @@
 #endif
 
 static const char *const FILES[] = {"manifold.cases", "mixed.cases", "degenerate.cases",        "scenes.cases",
-                                    "bench.cases",    "traj.cases",  "manifold-regressions.cases"};
-enum { F_MANIFOLD = 0, F_TRAJ = 5, F_REGRESSIONS = 6, NFILES = 7 };
+                                    "bench.cases",    "traj.cases",  "manifold-regressions.cases",
+                                    "manifold-scene-regressions.cases"};
+enum { F_MANIFOLD = 0, F_TRAJ = 5, F_REGRESSIONS = 6, F_SCENE_REGRESSIONS = 7, NFILES = 8 };
 static case_set g_sets[NFILES];
 static int g_loaded[NFILES];
 static char g_load_err[NFILES][512];
@@ -38,6 +39,7 @@ static int load_files(void **state)
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", MINK_TEST_DATA, FILES[i]);
         g_loaded[i] = case_set_load(path, &g_sets[i], g_load_err[i], sizeof g_load_err[i]) == 0;
+        if (g_loaded[i] && i == F_SCENE_REGRESSIONS) case_set_use_local_tolerance(&g_sets[i]);
     }
     return 0;
 }
@@ -67,7 +69,7 @@ typedef struct file_param {
     int kernel;
     float margin;
     int warm; /* answered twice with one cache: the second answer checked */
-    unsigned file; /* F_MANIFOLD or F_REGRESSIONS */
+    unsigned file; /* F_MANIFOLD, F_REGRESSIONS or F_SCENE_REGRESSIONS */
 } file_param;
 
 static void test_manifold_cases(void **state)
@@ -458,7 +460,7 @@ static void add_test(CMUnitTestFunction fn, void *state, const char *fmt, ...)
 
 int main(void)
 {
-    static file_param fp[12];
+    static file_param fp[16];
     static agree_param ap[2 * NFILES];
     static const int kernels[2] = {CASE_KERNEL_REF, CASE_KERNEL_SIMD};
     size_t nf = 0, na = 0;
@@ -474,6 +476,13 @@ int main(void)
             fp[nf] = (file_param){kernels[k], mg ? SPECULATIVE_MARGIN : 0.0f, 0, F_REGRESSIONS};
             add_test(test_manifold_cases, &fp[nf++], "manifold-regressions.cases %s margin %s",
                      kernel_name(kernels[k]), mg ? "0.025" : "0");
+        }
+    /* engine scenes under the local rule, at a margin beyond their gaps too */
+    for (int k = 0; k < 2; ++k)
+        for (int mg = 0; mg < 2; ++mg) {
+            fp[nf] = (file_param){kernels[k], mg ? 0.05f : 0.0f, 0, F_SCENE_REGRESSIONS};
+            add_test(test_manifold_cases, &fp[nf++], "manifold-scene-regressions.cases %s margin %s (local rule)",
+                     kernel_name(kernels[k]), mg ? "0.05" : "0");
         }
     for (int k = 0; k < 2; ++k) {
         add_test(test_manifold_swapped, (void *)&kernels[k], "manifold.cases %s, A and B swapped", kernel_name(kernels[k]));
