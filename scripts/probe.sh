@@ -57,28 +57,21 @@ degenerate_count=260
 traj_count=10
 build="$root/build/test"
 simd=""
+# count_of OPTION VALUE: VALUE, when it is a count
+count_of() {
+  case "$2" in '' | *[!0-9]*) echo "probe: $1 wants a count, not '$2'" >&2; exit 2 ;; esac
+  echo "$2"
+}
 while [ $# -gt 0 ]; do
   case "$1" in
     --seeds) seeds=${2:?}; shift ;;
     --count) count=${2:?}; shift ;;
-    --scene-count)
-      scene_count=${2:?}; shift
-      case "$scene_count" in '' | *[!0-9]*) echo "probe: --scene-count wants a count, not $scene_count" >&2; exit 2 ;; esac ;;
-    --manifold-count)
-      manifold_count=${2:?}; shift
-      case "$manifold_count" in '' | *[!0-9]*) echo "probe: --manifold-count wants a count, not $manifold_count" >&2; exit 2 ;; esac ;;
-    --traj-count)
-      traj_count=${2:?}; shift
-      case "$traj_count" in '' | *[!0-9]*) echo "probe: --traj-count wants a count, not $traj_count" >&2; exit 2 ;; esac ;;
-    --degenerate-count)
-      degenerate_count=${2:?}; shift
-      case "$degenerate_count" in '' | *[!0-9]*) echo "probe: --degenerate-count wants a count, not $degenerate_count" >&2; exit 2 ;; esac ;;
-    --toi-count)
-      toi_count=${2:?}; shift
-      case "$toi_count" in '' | *[!0-9]*) echo "probe: --toi-count wants a count, not $toi_count" >&2; exit 2 ;; esac ;;
-    --cast-count)
-      cast_count=${2:?}; shift
-      case "$cast_count" in '' | *[!0-9]*) echo "probe: --cast-count wants a count, not $cast_count" >&2; exit 2 ;; esac ;;
+    --scene-count) scene_count=$(count_of "$1" "${2:-}"); shift ;;
+    --manifold-count) manifold_count=$(count_of "$1" "${2:-}"); shift ;;
+    --traj-count) traj_count=$(count_of "$1" "${2:-}"); shift ;;
+    --degenerate-count) degenerate_count=$(count_of "$1" "${2:-}"); shift ;;
+    --toi-count) toi_count=$(count_of "$1" "${2:-}"); shift ;;
+    --cast-count) cast_count=$(count_of "$1" "${2:-}"); shift ;;
     --build) build=${2:?}; shift ;;
     --simd) simd=${2:?}; build="$root/build/probe-$simd"; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -138,64 +131,60 @@ check() {
     done
   done
 }
+# manifolds SET FILE KEEP MARGIN ARGS...: both kernels' manifolds at margin 0
+# and MARGIN
+manifolds() {
+  local set=$1 file=$2 keep=$3 margin=$4 kernel m
+  shift 4
+  for kernel in ref simd; do
+    for m in 0 "$margin"; do
+      one "$set" "$file" "$keep" "$(printf '%-4s %-11s %-7s' "$kernel" manifold "m$m")" \
+        --kernel "$kernel" --query manifold --margin "$m" "$@"
+    done
+  done
+}
+# casts SET FILE KEEP LABEL: both kernels' casts (mink_cast or mink_toi)
+casts() {
+  local kernel
+  for kernel in ref simd; do
+    one "$1" "$2" "$3" "$(printf '%-4s %-11s %-7s' "$kernel" cast "$4")" --kernel "$kernel" --query cast
+  done
+}
+# generate OPTION COUNT NAME: probe_oracle.py's OPTION cases into $tmp/NAME-$seed.cases
+generate() {
+  file="$tmp/$3-$seed.cases"
+  "$py" "$root/scripts/probe_oracle.py" $1 "$seed" "$file" "$2" || exit 2
+}
 for seed in $seeds; do
-  file="$tmp/probe-$seed.cases"
-  "$py" "$root/scripts/probe_oracle.py" "$seed" "$file" "$count" || exit 2
+  generate "" "$count" probe
   check seed "$file" "probe-$seed.cases"
   # contact manifolds of the same pairs: the deepest point, the normal and
   # every point on both surfaces (FORMAT.md's rules without a patch)
-  for kernel in ref simd; do
-    for margin in 0 0.05; do
-      one seed "$file" "probe-$seed.cases" "$(printf '%-4s %-11s %-7s' "$kernel" manifold "m$margin")" \
-        --kernel "$kernel" --query manifold --margin "$margin"
-    done
-  done
+  manifolds seed "$file" "probe-$seed.cases" 0.05
   if [ "$scene_count" -gt 0 ]; then
-    file="$tmp/scenes-$seed.cases"
-    "$py" "$root/scripts/probe_oracle.py" --scenes "$seed" "$file" "$scene_count" || exit 2
+    generate --scenes "$scene_count" scenes
     check scenes "$file" "probe-scenes-$seed.cases" --tol local
   fi
   if [ "$degenerate_count" -gt 0 ]; then
-    file="$tmp/degenerate-$seed.cases"
-    "$py" "$root/scripts/probe_oracle.py" --degenerate "$seed" "$file" "$degenerate_count" || exit 2
+    generate --degenerate "$degenerate_count" degenerate
     check degenerate "$file" "probe-degenerate-$seed.cases"
   fi
   if [ "$traj_count" -gt 0 ]; then
-    file="$tmp/traj-$seed.cases"
-    "$py" "$root/scripts/probe_oracle.py" --traj "$seed" "$file" "$traj_count" || exit 2
+    generate --traj "$traj_count" traj
     check traj "$file" "probe-traj-$seed.cases"
-    for kernel in ref simd; do
-      for margin in 0 0.05; do
-        one traj "$file" "probe-traj-$seed.cases" "$(printf '%-4s %-11s %-7s' "$kernel" manifold "m$margin")" \
-          --kernel "$kernel" --query manifold --margin "$margin" --cache
-      done
-    done
+    manifolds traj "$file" "probe-traj-$seed.cases" 0.05 --cache
   fi
   if [ "$manifold_count" -gt 0 ]; then
-    file="$tmp/manifolds-$seed.cases"
-    "$py" "$root/scripts/probe_oracle.py" --manifolds "$seed" "$file" "$manifold_count" || exit 2
-    for kernel in ref simd; do
-      for margin in 0 0.025; do
-        one manifolds "$file" "probe-manifolds-$seed.cases" "$(printf '%-4s %-11s %-7s' "$kernel" manifold "m$margin")" \
-          --kernel "$kernel" --query manifold --margin "$margin"
-      done
-    done
+    generate --manifolds "$manifold_count" manifolds
+    manifolds manifolds "$file" "probe-manifolds-$seed.cases" 0.025
   fi
   if [ "$cast_count" -gt 0 ]; then
-    file="$tmp/casts-$seed.cases"
-    "$py" "$root/scripts/probe_oracle.py" --casts "$seed" "$file" "$cast_count" || exit 2
-    for kernel in ref simd; do
-      one casts "$file" "probe-casts-$seed.cases" "$(printf '%-4s %-11s %-7s' "$kernel" cast cold)" \
-        --kernel "$kernel" --query cast
-    done
+    generate --casts "$cast_count" casts
+    casts casts "$file" "probe-casts-$seed.cases" cold
   fi
   if [ "$toi_count" -gt 0 ]; then
-    file="$tmp/toi-$seed.cases"
-    "$py" "$root/scripts/probe_oracle.py" --toi "$seed" "$file" "$toi_count" || exit 2
-    for kernel in ref simd; do
-      one toi "$file" "probe-toi-$seed.cases" "$(printf '%-4s %-11s %-7s' "$kernel" cast turning)" \
-        --kernel "$kernel" --query cast
-    done
+    generate --toi "$toi_count" toi
+    casts toi "$file" "probe-toi-$seed.cases" turning
   fi
 done
 if [ "$failed" = 1 ]; then

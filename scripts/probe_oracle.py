@@ -1128,11 +1128,7 @@ def write_degenerate(seed, path, count):
         pair = degenerate_pair(rng, group)
         if pair is None:
             continue
-        a, pose_a, b, pose_b = pair
-        if rng.uniform() < 0.5 and group != "identical":
-            a, pose_a, b, pose_b = b, pose_b, a, pose_a
-        pose_a = np.concatenate([pose_a[:3], unit(pose_a[3:])])
-        pose_b = np.concatenate([pose_b[:3], unit(pose_b[3:])])
+        a, pose_a, b, pose_b = swapped_half(rng, *pair)
         res = degenerate_answer(a, pose_a, b, pose_b)
         if res is None:
             continue
@@ -1417,6 +1413,13 @@ MANIFOLD_MARGIN = 0.025  # probe.sh checks margins 0 and this one
 MANIFOLD_CLEAR = 0.02  # the band above a feature that no other core point may enter
 
 
+def swapped_half(rng, a, pose_a, b, pose_b):
+    """The pair with A and B swapped half the time, the quaternions unit."""
+    if rng.uniform() < 0.5:
+        a, pose_a, b, pose_b = b, pose_b, a, pose_a
+    return (a, np.concatenate([pose_a[:3], unit(pose_a[3:])]), b, np.concatenate([pose_b[:3], unit(pose_b[3:])]))
+
+
 def rise_above_feature(w, n, band):
     """How far below the highest of points w along n the next one lies (inf: none)."""
     h = w @ n
@@ -1621,11 +1624,7 @@ def write_manifolds(seed, path, count):
         pair = manifold_pair(rng, group)
         if pair is None:
             continue
-        a, pose_a, b, pose_b = pair
-        if rng.uniform() < 0.5:
-            a, pose_a, b, pose_b = b, pose_b, a, pose_a
-        pose_a = np.concatenate([pose_a[:3], unit(pose_a[3:])])
-        pose_b = np.concatenate([pose_b[:3], unit(pose_b[3:])])
+        a, pose_a, b, pose_b = swapped_half(rng, *pair)
         res = scene_answer(a, pose_a, b, pose_b)
         if res is None or not np.any(res[2]):
             continue  # a flat difference or a tie: no one patch
@@ -1662,29 +1661,16 @@ def main():
     if not args or args[0] in ("-h", "--help"):
         print(__doc__.strip())
         sys.exit(0 if args else 2)
-    if args[0] == "--traj":
+    # the other generators: option -> (writer, default count, what it writes)
+    writers = {"--traj": (write_traj, 10, "trajectories"), "--degenerate": (write_degenerate, 260, "degenerate cases"),
+               "--toi": (write_toi, 100, "rotating casts"), "--manifolds": (write_manifolds, 400, "manifold cases")}
+    if args[0] in writers:
+        write, default, what = writers[args[0]]
         if len(args) not in (3, 4):
-            sys.exit("usage: probe_oracle.py --traj SEED OUT.cases [COUNT]")
-        written = write_traj(int(args[1]), args[2], int(args[3]) if len(args) > 3 else 10)
-        print("probe_oracle: wrote %d trajectories to %s" % (written, args[2]), file=sys.stderr)
-        return
-    if args[0] == "--degenerate":
-        if len(args) not in (3, 4):
-            sys.exit("usage: probe_oracle.py --degenerate SEED OUT.cases [COUNT]")
-        written, stats = write_degenerate(int(args[1]), args[2], int(args[3]) if len(args) > 3 else 260)
-        print("probe_oracle: wrote %d degenerate cases to %s" % (written, args[2]), file=sys.stderr)
-        return
-    if args[0] == "--toi":
-        if len(args) not in (3, 4):
-            sys.exit("usage: probe_oracle.py --toi SEED OUT.cases [COUNT]")
-        written, stats = write_toi(int(args[1]), args[2], int(args[3]) if len(args) > 3 else 100)
-        print("probe_oracle: wrote %d rotating casts to %s" % (written, args[2]), file=sys.stderr)
-        return
-    if args[0] == "--manifolds":
-        if len(args) not in (3, 4):
-            sys.exit("usage: probe_oracle.py --manifolds SEED OUT.cases [COUNT]")
-        written, stats = write_manifolds(int(args[1]), args[2], int(args[3]) if len(args) > 3 else 400)
-        print("probe_oracle: wrote %d manifold cases to %s" % (written, args[2]), file=sys.stderr)
+            sys.exit("usage: probe_oracle.py %s SEED OUT.cases [COUNT]" % args[0])
+        got = write(int(args[1]), args[2], int(args[3]) if len(args) > 3 else default)
+        print("probe_oracle: wrote %d %s to %s" % (got[0] if isinstance(got, tuple) else got, what, args[2]),
+              file=sys.stderr)
         return
     if args[0] == "--casts":
         if len(args) not in (3, 4):
