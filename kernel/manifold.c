@@ -869,6 +869,20 @@ typedef struct sat_candidates {
     int edge_checked; /* the edge's value came from the supports */
 } sat_candidates;
 
+/* Separated cores whose face (separation fs, unit normal fn) wins only by
+ * the preference over an edge pair (es, en) that points elsewhere: the
+ * distance's normal may be the edge's (a box 2 mm beside a 750 m slab's
+ * vertical edge, the face's and the edge's separations 9e-7 apart and
+ * their normals 0.03 rad; a 0.3 mm box beside a 2 m box's edge, 1.2e-6
+ * and 0.22 rad), below what float resolves or the preference allows. Then
+ * GJK decides (in double near contact). */
+static int face_only_preferred(const mctx *c, float fs, v3 fn, float es, v3 en)
+{
+    if (!(fs > 0.0f && es >= fs - c->prefer)) return 0;
+    const float d = v3_dot(en, fn); /* en of any length: cos^2 below 1 - 2e-6, about 1.4 mrad */
+    return d * d < (1.0f - 2e-6f) * v3_len2(en);
+}
+
 static int decide(const mctx *c, const sat_candidates *k, feature *best, float *runner_up)
 {
     const int use_b = k->face_b.s > k->face_a.s + c->prefer;
@@ -886,6 +900,7 @@ static int decide(const mctx *c, const sat_candidates *k, feature *best, float *
         *runner_up = maxf(maxf(k->face_a.s, k->face_b.s), k->second_edge);
         return 1;
     }
+    if (k->have_edge && face_only_preferred(c, face->s, face->n, k->edge.s, k->edge.n)) return 0;
     *best = *face;
     *runner_up = maxf(maxf(face_second, k->second_edge), k->have_edge ? k->edge.s : -INFINITY);
     return 1;
@@ -982,6 +997,14 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
     }
     const float face_s = maxf(k.face_a.s, k.face_b.s);
     if (!(sep[ie] > face_s + c->prefer)) {
+        const feature *face = k.face_b.s > k.face_a.s + c->prefer ? &k.face_b : &k.face_a;
+        if (face->s > 0.0f && sep[ie] >= face->s - c->prefer) {
+            /* decide's face_only_preferred, for the face decide would take */
+            const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
+            const v3 u = v3_cross(v3_make(i == 0, i == 1, i == 2),
+                                  v3_make((&c->rot.r[0].x)[j], (&c->rot.r[1].x)[j], (&c->rot.r[2].x)[j]));
+            if (v3_len2(u) > 0.0f && face_only_preferred(c, face->s, face->n, sep[ie], u)) return 0;
+        }
         k.second_edge = maxf(k.second_edge, sep[ie]); /* no candidate: a runner-up */
     } else {
         /* the edges that support the pair along the axis a_i x b_j */
