@@ -327,23 +327,19 @@ static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n
     return n;
 }
 
-/* How far beyond the margin a clipped point other than the deepest may lie
- * (p: its coordinates in the frame it was measured in): the rounding of
- * those coordinates, not of the pair's scale, which a pebble on a 1 km slab
- * makes far larger (the deepest point, which carries the contact, keeps
- * `prefer`). */
+/* How far beyond the margin a clipped point may lie (p: its coordinates in
+ * the frame it was measured in): the rounding of those coordinates, not of
+ * the pair's scale, which a pebble on a 1 km slab makes far larger. */
 static inline float point_slack(const mctx *c, v3 p)
 {
     return c->prefer_rel + ROUNDING_EPS * maxf(fabsf(p.x), maxf(fabsf(p.y), fabsf(p.z)));
 }
 
 /* Whether a clipped point at core separation sep lies within the margin
- * (point_slack; `deepest`: the patch's deepest point). */
-static inline int within_margin(const mctx *c, float sep, v3 p, int deepest)
+ * (point_slack). */
+static inline int within_margin(const mctx *c, float sep, v3 p)
 {
-    if (sep <= c->margin_core + c->prefer_rel) return 1;
-    if (!(sep <= c->margin_core + c->prefer)) return 0;
-    return deepest || sep <= c->margin_core + point_slack(c, p);
+    return sep <= c->margin_core + c->prefer_rel || sep <= c->margin_core + point_slack(c, p);
 }
 
 /* How the points of an incident feature tilted by t from the contact plane
@@ -361,19 +357,26 @@ static inline int within_margin(const mctx *c, float sep, v3 p, int deepest)
 typedef struct incident_rule {
     float band;    /* a rise kept at any distance along */
     float landing; /* landing_depth of the feature's points */
+    float flush;   /* a rise level with the deepest point, to rounding */
     int level;     /* the tilt per distance along keeps too */
 } incident_rule;
 
 static float landing_depth(float r, float cos_t);
 
-static incident_rule incident_rule_for(const mctx *c, float r_inc, float cos_t)
+/* The rule for a feature whose deepest point is `low` (in the frame the
+ * separations were measured in: their rounding is that of its coordinates,
+ * not of the pair's scale, which a millimetre box beside a 20 m one makes
+ * far larger). */
+static incident_rule incident_rule_for(const mctx *c, float r_inc, float cos_t, v3 low)
 {
     incident_rule rule;
     const float cc = minf(cos_t * cos_t, 1.0f);
+    const float rounding = ROUNDING_EPS * maxf(fabsf(low.x), maxf(fabsf(low.y), fabsf(low.z)));
     rule.level = cc * (1.0f + MINK_MANIFOLD_TILT * MINK_MANIFOLD_TILT) >= 1.0f;
     rule.band = c->touch;
-    if (!rule.level) rule.band = minf(c->touch, sqrtf((1.0f - cc) / cc) * c->beside + ROUNDING_EPS * c->scale);
+    if (!rule.level) rule.band = minf(c->touch, sqrtf((1.0f - cc) / cc) * c->beside + rounding);
     rule.landing = landing_depth(r_inc, cos_t);
+    rule.flush = c->prefer_rel + rounding;
     return rule;
 }
 
@@ -384,7 +387,7 @@ static inline int keeps(const mctx *c, float rise, float along2, const incident_
 {
     if (!(rise <= rule->band || (rule->level && rise * rise <= MINK_MANIFOLD_TILT * MINK_MANIFOLD_TILT * along2)))
         return 0;
-    return rule->landing <= c->round || rise <= c->prefer;
+    return rule->landing <= c->round || rise <= rule->flush;
 }
 
 /* keeps() for a point p at separation s of the patch whose deepest point is
@@ -451,11 +454,11 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
     int tilt_matters = r_inc > 0.0f;
     for (uint32_t i = 0; i < n && !tilt_matters; ++i)
         tilt_matters = sep[i] <= within && sep[i] - *deepest > ROUNDING_EPS * c->scale;
-    const incident_rule rule = incident_rule_for(c, r_inc, tilt_matters ? polygon_cos(poly, n, n_ref) : 1.0f);
     const v3 lowest = poly[low].p; /* the loop below may move another point into its slot */
+    const incident_rule rule = incident_rule_for(c, r_inc, tilt_matters ? polygon_cos(poly, n, n_ref) : 1.0f, lowest);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (within_margin(c, sep[i], poly[i].p, i == low) && touches(c, poly[i].p, sep[i], lowest, *deepest, n_ref, &rule)) {
+        if (within_margin(c, sep[i], poly[i].p) && touches(c, poly[i].p, sep[i], lowest, *deepest, n_ref, &rule)) {
             poly[kept] = poly[i];
             sep[kept++] = sep[i];
         }
@@ -534,10 +537,10 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
     const float lu = (&poly[low].p.x)[u], lw = (&poly[low].p.x)[w];
     /* the incident face's tilt: its axis j against the reference axis k */
     const float r_inc = ref_b ? c->ra : c->rb;
-    const incident_rule rule = incident_rule_for(c, r_inc, fabsf(comp[j]));
+    const incident_rule rule = incident_rule_for(c, r_inc, fabsf(comp[j]), poly[low].p);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (!within_margin(c, sep[i], poly[i].p, i == low)) continue;
+        if (!within_margin(c, sep[i], poly[i].p)) continue;
         const float du = (&poly[i].p.x)[u] - lu, dw = (&poly[i].p.x)[w] - lw;
         if (keeps(c, sep[i] - *deepest, du * du + dw * dw, &rule)) {
             poly[kept] = poly[i];
@@ -760,9 +763,10 @@ static uint32_t segment_pair_contacts(const mctx *c, v3 n, core_contact out[2])
     }
     /* as for faces: within the margin, and touching from the deeper end */
     const int low = touching[1].sep < touching[0].sep;
-    const incident_rule rule = incident_rule_for(c, c->rb, line_cos(v3_sub(touching[1].pb, touching[0].pb), n));
+    const incident_rule rule =
+        incident_rule_for(c, c->rb, line_cos(v3_sub(touching[1].pb, touching[0].pb), n), touching[low].pb);
     for (int e = 0; e < 2; ++e)
-        if (within_margin(c, touching[e].sep + c->ra + c->rb, touching[e].pb, e == low) &&
+        if (within_margin(c, touching[e].sep + c->ra + c->rb, touching[e].pb) &&
             touches(c, touching[e].pb, touching[e].sep, touching[low].pb, touching[low].sep, n, &rule))
             out[count++] = touching[e];
     return count;
@@ -1120,7 +1124,7 @@ static int contacts_from_feature(const mctx *c, const feature *f, struct mink_ma
     if (f->type == CACHE_FEATURE_EDGES) {
         int inside;
         cc[0] = edge_contact(c, f, &inside);
-        if (f->s > c->band && !inside) return 0;
+        if (!inside) return 0;
         emit(c, f->n, cc, 1, out);
         return 1;
     }
