@@ -9,7 +9,8 @@
 # ground slabs 20-1000 m across; planks and plates of aspect 50-1000; needles;
 # size ratios to 1e4; pairs up to 5e4 from the origin), checked with FORMAT.md's
 # local tolerance (mink-cases --tol local: tol from the smaller shape's size and
-# the float resolution of the coordinates, not from the largest coordinate).
+# the float resolution of the coordinates, not from the largest coordinate),
+# their manifolds too (margins 0 and 0.05, under the same local rule).
 # The pairs' contact manifolds too (margins 0 and 0.05: the deepest point, the
 # normal, every point on both surfaces). Per seed also resting contacts with
 # exact patches (probe_oracle.py --manifolds: boxes on slabs and on boxes, hull
@@ -164,6 +165,7 @@ for seed in $seeds; do
   if [ "$scene_count" -gt 0 ]; then
     generate --scenes "$scene_count" scenes
     check scenes "$file" "probe-scenes-$seed.cases" --tol local
+    manifolds scenes "$file" "probe-scenes-$seed.cases" 0.05 --tol local
   fi
   if [ "$degenerate_count" -gt 0 ]; then
     generate --degenerate "$degenerate_count" degenerate
