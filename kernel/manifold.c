@@ -327,18 +327,19 @@ static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n
     return n;
 }
 
+/* The rounding of a separation computed from coordinates like p's. */
+static inline float coordinate_rounding(v3 p) { return ROUNDING_EPS * maxf(fabsf(p.x), maxf(fabsf(p.y), fabsf(p.z))); }
+
 /* How far beyond the margin a clipped point may lie (p: its coordinates in
  * the frame it was measured in): the rounding of those coordinates, not of
  * the pair's scale, which a pebble on a 1 km slab makes far larger. */
-static inline float point_slack(const mctx *c, v3 p)
-{
-    return c->prefer_rel + ROUNDING_EPS * maxf(fabsf(p.x), maxf(fabsf(p.y), fabsf(p.z)));
-}
+static inline float point_slack(const mctx *c, v3 p) { return c->prefer_rel + coordinate_rounding(p); }
 
 /* Whether a clipped point at core separation sep lies within the margin
  * (point_slack). */
 static inline int within_margin(const mctx *c, float sep, v3 p)
 {
+    /* the first test spares most points the rounding's cost */
     return sep <= c->margin_core + c->prefer_rel || sep <= c->margin_core + point_slack(c, p);
 }
 
@@ -371,7 +372,7 @@ static incident_rule incident_rule_for(const mctx *c, float r_inc, float cos_t, 
 {
     incident_rule rule;
     const float cc = minf(cos_t * cos_t, 1.0f);
-    const float rounding = ROUNDING_EPS * maxf(fabsf(low.x), maxf(fabsf(low.y), fabsf(low.z)));
+    const float rounding = coordinate_rounding(low);
     rule.level = cc * (1.0f + MINK_MANIFOLD_TILT * MINK_MANIFOLD_TILT) >= 1.0f;
     rule.band = c->touch;
     if (!rule.level) rule.band = minf(c->touch, sqrtf((1.0f - cc) / cc) * c->beside + rounding);
@@ -450,11 +451,12 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
     }
     *deepest = n > 0 ? sep[low] : INFINITY;
     const float within = c->margin_core + c->prefer, r_inc = ref_b ? c->ra : c->rb;
-    /* the tilt matters only to points above rounding, or to a rounded core */
-    int tilt_matters = r_inc > 0.0f;
-    for (uint32_t i = 0; i < n && !tilt_matters; ++i)
-        tilt_matters = sep[i] <= within && sep[i] - *deepest > ROUNDING_EPS * c->scale;
     const v3 lowest = poly[low].p; /* the loop below may move another point into its slot */
+    /* the tilt matters only to points above rounding (which every rule
+     * keeps), or to a rounded core */
+    int tilt_matters = r_inc > 0.0f;
+    const float rounding = coordinate_rounding(lowest);
+    for (uint32_t i = 0; i < n && !tilt_matters; ++i) tilt_matters = sep[i] <= within && sep[i] - *deepest > rounding;
     const incident_rule rule = incident_rule_for(c, r_inc, tilt_matters ? polygon_cos(poly, n, n_ref) : 1.0f, lowest);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
