@@ -221,6 +221,19 @@ def text_of(values):
     return " ".join(repr(float(v)) for v in np.ravel(values))
 
 
+def exact_answer(res):
+    """(kind, value, n) with an exactly touching pair written as FORMAT.md's pen 0."""
+    kind, value, n = res
+    return ("pen", value, np.zeros(3)) if value == 0 else (kind, value, n)
+
+
+def case_line(case_id, a, pose_a, b, pose_b, answer):
+    """A case line: the pair and its expectation (kind, value, n)."""
+    kind, value, n = answer
+    return "%s %s %s %s %s %s %r %s\n" % (case_id, a.text(), text_of(pose_a), b.text(), text_of(pose_b), kind,
+                                          float(value), text_of(n))
+
+
 class Shape:
     """A case-file shape with float parameters, its local core points and radius."""
 
@@ -725,15 +738,12 @@ def write_scenes(seed, path, count, names):
         res = scene_answer(a, pose_a, b, pose_b)
         if res is None:
             continue
-        kind, value, n = res
-        if value == 0:
-            kind, n = "pen", np.zeros(3)  # exactly touching: FORMAT.md's pen 0
+        kind, value, n = exact_answer(res)
         s = stats[dist]
         s[0] += 1
         s[1 if kind == "sep" else 2] += 1
         s[3] += value < local_tolerance(a, pose_a, b, pose_b)[1]
-        lines.append("%s.%05d %s %s %s %s %s %r %s\n" % (group, len(lines), a.text(), text_of(pose_a), b.text(),
-                                                        text_of(pose_b), kind, float(value), text_of(n)))
+        lines.append(case_line("%s.%05d" % (group, len(lines)), a, pose_a, b, pose_b, (kind, value, n)))
     with open(path, "w") as out:
         out.write("# scene probes, format v1: scripts/probe_oracle.py --scenes %d (exact: qhull Minkowski difference,\n"
                   "# segment closest points for sphere/capsule pairs); check with mink-cases --tol local\n" % seed)
@@ -958,11 +968,7 @@ def write_traj(seed, path, count):
             res = scene_answer(a, pa, b, pb)
             if res is None:
                 break
-            kind, value, n = res
-            if value == 0:
-                kind, n = "pen", np.zeros(3)
-            frames.append("traj%02d/f%03d %s %s %s %s %s %r %s\n" % (written, f, a.text(), text_of(pa), b.text(),
-                                                                      text_of(pb), kind, float(value), text_of(n)))
+            frames.append(case_line("traj%02d/f%03d" % (written, f), a, pa, b, pb, exact_answer(res)))
         if len(frames) < TRAJ_FRAMES:
             continue
         lines += frames
@@ -1121,23 +1127,13 @@ def degenerate_pair(rng, group):
 def write_degenerate(seed, path, count):
     rng = np.random.default_rng([seed, 0xDE6E])
     stats = {g: 0 for g in DEGENERATE_GROUPS}
-    lines, tries = [], 0
-    while len(lines) < count and tries < 50 * max(count, 1):
-        group = DEGENERATE_GROUPS[len(lines) % len(DEGENERATE_GROUPS)]
-        tries += 1
-        pair = degenerate_pair(rng, group)
-        if pair is None:
-            continue
-        a, pose_a, b, pose_b = swapped_half(rng, *pair)
+    lines = []
+    for group, a, pose_a, b, pose_b in drawn_pairs(rng, DEGENERATE_GROUPS, lines, count, 50, degenerate_pair):
         res = degenerate_answer(a, pose_a, b, pose_b)
         if res is None:
             continue
-        kind, value, n = res
-        if value == 0:
-            kind, n = "pen", np.zeros(3)
         stats[group] += 1
-        lines.append("%s.%05d %s %s %s %s %s %r %s\n" % (group, len(lines), a.text(), text_of(pose_a), b.text(),
-                                                        text_of(pose_b), kind, float(value), text_of(n)))
+        lines.append(case_line("%s.%05d" % (group, len(lines)), a, pose_a, b, pose_b, exact_answer(res)))
     with open(path, "w") as out:
         out.write("# degenerate probes, format v1: scripts/probe_oracle.py --degenerate %d (exact: qhull Minkowski\n"
                   "# difference; flat differences in their own plane)\n" % seed)
@@ -1420,6 +1416,19 @@ def swapped_half(rng, a, pose_a, b, pose_b):
     return (a, np.concatenate([pose_a[:3], unit(pose_a[3:])]), b, np.concatenate([pose_b[:3], unit(pose_b[3:])]))
 
 
+def drawn_pairs(rng, groups, lines, count, tries_per_case, make_pair):
+    """Pairs from make_pair(rng, group), the groups in turn by how many cases
+    `lines` holds (the caller appends the ones it keeps), swapped half the
+    time: (group, A, pose A, B, pose B) until count are kept or the tries run out."""
+    tries = 0
+    while len(lines) < count and tries < tries_per_case * max(count, 1):
+        group = groups[len(lines) % len(groups)]
+        tries += 1
+        pair = make_pair(rng, group)
+        if pair is not None:
+            yield (group, *swapped_half(rng, *pair))
+
+
 def rise_above_feature(w, n, band):
     """How far below the highest of points w along n the next one lies (inf: none)."""
     h = w @ n
@@ -1617,14 +1626,7 @@ def write_manifolds(seed, path, count):
     stats = {g: 0 for g in MANIFOLD_GROUPS}
     ks = {}
     lines = []
-    tries = 0
-    while len(lines) < count and tries < 100 * max(count, 1):
-        group = MANIFOLD_GROUPS[len(lines) % len(MANIFOLD_GROUPS)]
-        tries += 1
-        pair = manifold_pair(rng, group)
-        if pair is None:
-            continue
-        a, pose_a, b, pose_b = swapped_half(rng, *pair)
+    for group, a, pose_a, b, pose_b in drawn_pairs(rng, MANIFOLD_GROUPS, lines, count, 100, manifold_pair):
         res = scene_answer(a, pose_a, b, pose_b)
         if res is None or not np.any(res[2]):
             continue  # a flat difference or a tie: no one patch
