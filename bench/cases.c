@@ -12,6 +12,7 @@
 #include "cases.h"
 #include "cases_internal.h"
 #include "mink/mink_ref.h"
+#include "hull.h"
 
 #include <errno.h>
 #include <float.h>
@@ -913,6 +914,119 @@ static int check_normal(const mink_case *c, const mink_result *r, double tol, ch
 }
 
 
+/* ------------------------------------------------------------ exact gaps */
+
+/* |x - nearest point of segment ab|, double. */
+static double segment_gap(const double x[3], const double a[3], const double b[3])
+{
+    const double e[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, w[3] = {x[0] - a[0], x[1] - a[1], x[2] - a[2]};
+    const double ee = dot3(e, e);
+    double t = ee > 0.0 ? dot3(w, e) / ee : 0.0;
+    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+    const double d[3] = {w[0] - t * e[0], w[1] - t * e[1], w[2] - t * e[2]};
+    return norm3(d);
+}
+
+/* A hull face's loop as double points, its unit normal (Newell's) and
+ * offset n.p (the largest over its corners). 0 for a face of no area. */
+static int hull_face_plane(const case_shape *s, const uint32_t *loop, uint32_t size, double n[3], double *d)
+{
+    n[0] = n[1] = n[2] = 0.0;
+    for (uint32_t k = 0; k < size; ++k) {
+        const double *p = s->pts + 3 * (size_t)loop[k], *q = s->pts + 3 * (size_t)loop[k + 1 < size ? k + 1 : 0];
+        n[0] += (p[1] - q[1]) * (p[2] + q[2]);
+        n[1] += (p[2] - q[2]) * (p[0] + q[0]);
+        n[2] += (p[0] - q[0]) * (p[1] + q[1]);
+    }
+    const double len = norm3(n);
+    if (!(len > 0.0)) return 0;
+    n[0] /= len, n[1] /= len, n[2] /= len;
+    *d = -HUGE_VAL;
+    for (uint32_t k = 0; k < size; ++k) *d = fmax(*d, dot3(n, s->pts + 3 * (size_t)loop[k]));
+    return 1;
+}
+
+/* |x - nearest point of a planar convex loop| (x local), double: the
+ * plane's distance over the polygon, else the nearest edge. */
+static double polygon_gap(const case_shape *s, const uint32_t *loop, uint32_t size, const double n[3], double h,
+                          const double x[3])
+{
+    int over = 1;
+    double best = HUGE_VAL;
+    for (uint32_t k = 0; k < size; ++k) {
+        const double *p = s->pts + 3 * (size_t)loop[k], *q = s->pts + 3 * (size_t)loop[k + 1 < size ? k + 1 : 0];
+        const double e[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]}, w[3] = {x[0] - p[0], x[1] - p[1], x[2] - p[2]};
+        const double m[3] = {e[1] * n[2] - e[2] * n[1], e[2] * n[0] - e[0] * n[2], e[0] * n[1] - e[1] * n[0]};
+        if (dot3(m, w) > 0.0) over = 0; /* beyond this edge (loops run counter-clockwise about n) */
+        best = fmin(best, segment_gap(x, p, q));
+    }
+    return over ? fabs(h) : best;
+}
+
+/* The signed distance of the world point x to a hull's core (local x):
+ * inside, minus the depth below the nearest face; outside, the distance
+ * to the nearest face it sees. From the shape's topology (its faces' point
+ * loops) and the case's double points. -1 without topology. */
+static int hull_core_gap(const case_shape *s, const mink_shape *ms, const double x[3], double *gap)
+{
+    const hull_topology *t = ms->topology;
+    if (!t || t->point_count != s->n) return -1;
+    if (t->kind == HULL_POINT || t->kind == HULL_SEGMENT) {
+        const double *a = s->pts + 3 * (size_t)t->ends[0], *b = s->pts + 3 * (size_t)t->ends[1];
+        *gap = segment_gap(x, a, b);
+        return 0;
+    }
+    const uint32_t *first = hull_face_first(t), *vertex = hull_face_vertex(t);
+    const uint32_t faces = t->kind == HULL_FLAT ? 1u : t->face_count;
+    double inside = -HUGE_VAL, outside = HUGE_VAL;
+    for (uint32_t f = 0; f < faces; ++f) {
+        const uint32_t *loop = vertex + first[f], size = first[f + 1] - first[f];
+        double n[3], d;
+        if (!hull_face_plane(s, loop, size, n, &d)) continue;
+        const double h = dot3(n, x) - d;
+        inside = fmax(inside, h);
+        if (h > 0.0 || t->kind == HULL_FLAT) outside = fmin(outside, polygon_gap(s, loop, size, n, h, x));
+    }
+    *gap = t->kind == HULL_FLAT || inside > 0.0 ? outside : inside;
+    return isfinite(*gap) ? 0 : -1;
+}
+
+/* The exact signed distance of the world point x to a case's shape (minus
+ * the depth inside), in double from the case as written: what the points
+ * of a manifold are checked against (a float query of a point 400 m out
+ * rounds by more than the local tolerance). -1 when it cannot be measured. */
+static int case_exact_gap(const case_shape *s, const case_pose *q, const mink_shape *ms, mink_vec3 xw, double *gap)
+{
+    const double w[3] = {xw.x - q->p[0], xw.y - q->p[1], xw.z - q->p[2]};
+    double x[3];
+    case_quat_rotate(q->q, 1, w, x);
+    double core;
+    switch (s->type) {
+    case MINK_SHAPE_SPHERE: core = norm3(x); break;
+    case MINK_SHAPE_CAPSULE: {
+        const double a[3] = {0.0, -s->param[0], 0.0}, b[3] = {0.0, s->param[0], 0.0};
+        core = segment_gap(x, a, b);
+        break;
+    }
+    case MINK_SHAPE_BOX: {
+        double out2 = 0.0, in = -HUGE_VAL;
+        for (int k = 0; k < 3; ++k) {
+            const double e = fabs(x[k]) - s->param[k];
+            out2 += e > 0.0 ? e * e : 0.0;
+            in = fmax(in, e);
+        }
+        core = out2 > 0.0 ? sqrt(out2) : in;
+        break;
+    }
+    case MINK_SHAPE_HULL:
+        if (hull_core_gap(s, ms, x, &core) < 0) return -1;
+        break;
+    default: return -1;
+    }
+    *gap = core - s->radius;
+    return isfinite(*gap) ? 0 : -1;
+}
+
 /* The reference's answer for the point x (a sphere of radius 0) against a
  * shape: mink_ref_distance gives its distance (0 inside), mink_ref_penetration
  * its signed distance (inside: minus the depth). -1 when x cannot be queried. */
@@ -1153,11 +1267,12 @@ static int check_contact(const mink_case *c, double margin, const mink_result *r
 {
     if (!result_finite(r)) return case_reject(why, whylen, "non-finite point");
     const mink_vec3 *pt[2] = {&r->point_a, &r->point_b};
-    const mink_shape *s[2] = {&c->a, &c->b};
-    const mink_pose *ps[2] = {&c->pa, &c->pb};
+    const case_shape *s[2] = {&c->sa, &c->sb};
+    const case_pose *ps[2] = {&c->qa, &c->qb};
+    const mink_shape *ms[2] = {&c->a, &c->b};
     for (int i = 0; i < 2; ++i) {
         double gap = 0.0;
-        if (case_point_gap(mink_ref_penetration, s[i], ps[i], *pt[i], &gap) < 0)
+        if (case_exact_gap(s[i], ps[i], ms[i], *pt[i], &gap) < 0)
             return case_reject(why, whylen, "p%c %.9g %.9g %.9g: not measurable", "AB"[i], pt[i]->x, pt[i]->y, pt[i]->z);
         if (fabs(gap) > tol)
             return case_reject(why, whylen, "p%c %.9g %.9g %.9g is %.3g %s %c's surface (tol %.3g)", "AB"[i], pt[i]->x,

@@ -18,6 +18,7 @@ static uint32_t clip_side(const clip_point *in, const float *dist, uint32_t n, u
             out[k].p = v3_add(in[0].p, v3_scale(v3_sub(in[1].p, in[0].p), dp / (dp - dq)));
             out[k].key = clip_key(2, in[0].edge, side, 0);
             out[k].edge = in[0].edge;
+            out[k].crossing = 1;
             k++;
         }
         if (dq <= 0.0f) out[k++] = in[1];
@@ -34,6 +35,7 @@ static uint32_t clip_side(const clip_point *in, const float *dist, uint32_t n, u
             /* entering: the new point leaves along p's edge towards q;
              * leaving: along the side plane to where the polygon re-enters */
             x->edge = dp > 0.0f ? in[i].edge : side;
+            x->crossing = 1;
         }
     }
     return k;
@@ -112,19 +114,23 @@ static uint32_t clip_quad_side(const quad_point *in, const float *dist, uint32_t
 }
 
 uint32_t clip_box_quad(quad_point *poly, uint32_t n, const float *half, uint32_t axis, const uint8_t *ref_ids,
-                       quad_point *scratch)
+                       v3 anchor, quad_point *scratch)
 {
+    const float at[3] = {anchor.x, anchor.y, anchor.z};
+    static const float toward[2] = {-1.0f, 1.0f};
     quad_point *in = poly, *out = scratch;
     for (uint32_t j = 0; j < 4 && n > 0; ++j) {
         const uint32_t a = ref_ids[j], b = ref_ids[(j + 1) & 3u];
-        /* the side runs along the axis its corners differ in; it bounds the
-         * face across the remaining one, on the corners' side of it */
-        const uint32_t along = (a ^ b) == 1u ? 0u : (a ^ b) == 2u ? 1u : 2u;
+        /* the side runs along the axis its corners differ in (one bit of
+         * 1, 2, 4: that bit halved is the axis); it bounds the face across
+         * the remaining one, on the corners' side of it */
+        const uint32_t along = (a ^ b) >> 1;
         const uint32_t across = 3u - axis - along;
-        const float sign = (a >> across) & 1u ? 1.0f : -1.0f;
+        const float sign = toward[(a >> across) & 1u];
         float dist[QUAD_MAX_POINTS], most = -INFINITY;
+        const float limit = half[across] - sign * at[across]; /* the side, about the anchor */
         for (uint32_t i = 0; i < n; ++i) {
-            dist[i] = sign * (&in[i].p.x)[across] - half[across];
+            dist[i] = sign * (&in[i].p.x)[across] - limit;
             most = dist[i] > most ? dist[i] : most;
         }
         if (most <= 0.0f) continue; /* most sides cut nothing off: nothing to copy */

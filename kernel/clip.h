@@ -21,6 +21,7 @@ typedef struct clip_point {
     v3 p;
     uint32_t key;
     uint32_t edge;
+    uint32_t crossing; /* made by the clip (not a point of the polygon) */
 } clip_point;
 
 /* A 32-bit mix of up to four words: feature keys. Each word times its
@@ -64,12 +65,13 @@ typedef struct quad_point {
 #define QUAD_MAX_POINTS 16
 
 /* Clips a quad (with its points' origins) against the sides of a box's
- * face, in the box's frame: the face normal to `axis` with its corner ids
- * (bits zyx: + on that axis) counter-clockwise in ref_ids; its sides are
- * the planes +-x_k = half[k], so no plane is computed. Returns the new
- * count; poly and scratch hold QUAD_MAX_POINTS. */
+ * face, in the box's frame about `anchor` (the quad's points are relative
+ * to it): the face normal to `axis` with its corner ids (bits zyx: + on
+ * that axis) counter-clockwise in ref_ids; its sides are the planes
+ * +-x_k = half[k], so no plane is computed. Returns the new count; poly
+ * and scratch hold QUAD_MAX_POINTS. */
 uint32_t clip_box_quad(quad_point *poly, uint32_t n, const float *half, uint32_t axis, const uint8_t *ref_ids,
-                       quad_point *scratch);
+                       v3 anchor, quad_point *scratch);
 
 /* Chooses up to four of n points (separations sep, projected along
  * `normal`): the deepest, the farthest from it, then the two that add the

@@ -34,6 +34,8 @@
 /* Float rounding of separations computed in A's frame: about this many eps
  * of the scale S (tolerance.h). */
 #define ROUNDING_EPS (8.0f * FLT_EPSILON)
+/* cos MINK_MANIFOLD_SURE_TILT */
+#define SURE_COS (1.0f - 0.5f * MINK_MANIFOLD_SURE_TILT * MINK_MANIFOLD_SURE_TILT)
 
 /* max and min without libm's calls and NaN rules (the values are finite) */
 static inline float maxf(float a, float b) { return a > b ? a : b; }
@@ -59,6 +61,7 @@ typedef struct mctx {
     float touch;        /* points this far above the deepest touch   */
     float beside;       /* ... beside a tilted feature's lowest edge */
     float round;        /* a kept point's landing on a rounded face  */
+    float apart;        /* separations beyond this want a sure normal */
 } mctx;
 
 /* A candidate axis and the features behind it. */
@@ -239,14 +242,32 @@ static core_contact edge_contact(const mctx *c, const feature *f, int *inside)
 
 /* A face's loop in A's frame, subsampled to CLIP_MAX_POLYGON points
  * starting at `first` (kept). Returns the count. */
-/* A core point in A's frame, or in B's when in_b. */
-static v3 frame_point(const mctx *c, int of_b, uint32_t id, int in_b)
+/* Whether face contacts anchor at the incident shape's origin (ref_b: B's
+ * face is the reference; see face_contacts): when it is the smaller shape,
+ * whose origin is then near the contact, and lies far from the
+ * reference's origin (nearer, the reference's frame rounds it as well). */
+static int incident_anchor(const mctx *c, int ref_b)
 {
-    if (of_b == in_b) return core_point(of_b ? &c->vb : &c->va, id);
-    return of_b ? b_to_a_point(c, core_point(&c->vb, id)) : m33_tmul(&c->rot, v3_sub(core_point(&c->va, id), c->pos));
+    const float inc = ref_b ? c->a->extent : c->b->extent, ref = ref_b ? c->b->extent : c->a->extent;
+    return inc < ref && v3_len2(c->pos) > 16.0f * inc * inc;
 }
 
-static uint32_t face_loop(const mctx *c, int of_b, uint32_t face, uint32_t first, int in_b, v3 *pts, uint32_t *ids)
+/* A core point in A's frame, or in B's when in_b; a point of the other
+ * shape only turned, about its own origin, when `own` (the anchor of
+ * face_contacts). */
+static v3 frame_point(const mctx *c, int of_b, uint32_t id, int in_b, int own)
+{
+    const v3 p = core_point(of_b ? &c->vb : &c->va, id);
+    if (of_b == in_b) return p;
+    if (of_b) {
+        const v3 q = b_to_a_dir(c, p);
+        return own ? q : v3_add(q, c->pos);
+    }
+    return m33_tmul(&c->rot, own ? p : v3_sub(p, c->pos));
+}
+
+static uint32_t face_loop(const mctx *c, int of_b, uint32_t face, uint32_t first, int in_b, int own, v3 *pts,
+                          uint32_t *ids)
 {
     const core_view *v = of_b ? &c->vb : &c->va;
     const uint32_t size = core_face_size(v, face);
@@ -254,7 +275,7 @@ static uint32_t face_loop(const mctx *c, int of_b, uint32_t face, uint32_t first
     uint32_t n = 0;
     for (uint32_t k = 0; k < size && n < CLIP_MAX_POLYGON; k += step) {
         ids[n] = core_face_point(v, face, (first + k) % size);
-        pts[n] = frame_point(c, of_b, ids[n], in_b);
+        pts[n] = frame_point(c, of_b, ids[n], in_b, own);
         n++;
     }
     return n;
@@ -298,7 +319,8 @@ static uint32_t face_at_point(const mctx *c, int of_b, uint32_t id, v3 dir)
 
 /* The incident polygon (in A's frame, or B's when in_b) with its points'
  * keys and edges' keys; n_ref in A's frame. */
-static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n_ref, int in_b, clip_point *poly)
+static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n_ref, int in_b, int own,
+                                 clip_point *poly)
 {
     const core_view *v = of_b ? &c->vb : &c->va;
     uint32_t ids[CLIP_MAX_POLYGON];
@@ -316,13 +338,14 @@ static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n
             ids[0] = support;
             n = 1;
         } else {
-            n = face_loop(c, of_b, g, loop_position(v, g, support), in_b, pts, ids);
+            n = face_loop(c, of_b, g, loop_position(v, g, support), in_b, own, pts, ids);
         }
     }
     for (uint32_t i = 0; i < n; ++i) {
-        poly[i].p = frame_point(c, of_b, ids[i], in_b);
+        poly[i].p = frame_point(c, of_b, ids[i], in_b, own);
         poly[i].key = clip_key(1, (uint32_t)of_b, ids[i], 0);
         poly[i].edge = clip_edge_key(6 + (uint32_t)of_b, ids[i], ids[i + 1 < n ? i + 1 : 0]);
+        poly[i].crossing = 0;
     }
     return n;
 }
@@ -440,7 +463,7 @@ static float polygon_cos(const clip_point *poly, uint32_t n, v3 normal)
  * tilted by up to MINK_MANIFOLD_TILT). Returns the count; *deepest the
  * smallest core separation (+inf when the clip left nothing). */
 static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly, uint32_t n, v3 n_ref, float d_ref,
-                               int in_b, core_contact out[4], float *deepest)
+                               int in_b, int own, v3 anchor, core_contact out[4], float *deepest, int *sure)
 {
     const int ref_b = f->type == CACHE_FEATURE_FACE_B;
     float sep[CLIP_MAX_POINTS];
@@ -452,15 +475,23 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
     *deepest = n > 0 ? sep[low] : INFINITY;
     const float within = c->margin_core + c->prefer, r_inc = ref_b ? c->ra : c->rb;
     const v3 lowest = poly[low].p; /* the loop below may move another point into its slot */
+    /* the separations round as coordinates in the reference's own frame
+     * do: the anchor's plus the point's */
+    const v3 lowest_far = v3_add(lowest, anchor);
     /* the tilt matters only to points above rounding (which every rule
      * keeps), or to a rounded core */
     int tilt_matters = r_inc > 0.0f;
-    const float rounding = coordinate_rounding(lowest);
+    const float rounding = coordinate_rounding(lowest_far);
     for (uint32_t i = 0; i < n && !tilt_matters; ++i) tilt_matters = sep[i] <= within && sep[i] - *deepest > rounding;
-    const incident_rule rule = incident_rule_for(c, r_inc, tilt_matters ? polygon_cos(poly, n, n_ref) : 1.0f, lowest);
+    /* (whether the face's normal is sure matters to separated cores only) */
+    const int doubt = n > 0 && poly[low].crossing && f->s > c->band && f->s > c->apart;
+    const float cos_t = tilt_matters || doubt ? polygon_cos(poly, n, n_ref) : 1.0f;
+    *sure = n > 0 && (!doubt || cos_t >= SURE_COS);
+    const incident_rule rule = incident_rule_for(c, r_inc, tilt_matters ? cos_t : 1.0f, lowest_far);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (within_margin(c, sep[i], poly[i].p) && touches(c, poly[i].p, sep[i], lowest, *deepest, n_ref, &rule)) {
+        if (within_margin(c, sep[i], v3_add(poly[i].p, anchor)) &&
+            touches(c, poly[i].p, sep[i], lowest, *deepest, n_ref, &rule)) {
             poly[kept] = poly[i];
             sep[kept++] = sep[i];
         }
@@ -473,7 +504,8 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
         const float s = sep[pick[i]];
         v3 on_ref = v3_sub(p->p, v3_scale(n_ref, s - r_ref)); /* onto the reference's (rounded) face */
         v3 on_inc = v3_sub(p->p, v3_scale(n_ref, r_inc));
-        if (in_b) on_ref = b_to_a_point(c, on_ref), on_inc = b_to_a_point(c, on_inc);
+        if (in_b && own) on_ref = b_to_a_dir(c, on_ref), on_inc = b_to_a_dir(c, on_inc); /* about A's origin */
+        else if (in_b) on_ref = b_to_a_point(c, on_ref), on_inc = b_to_a_point(c, on_inc);
         out[i].pa = ref_b ? on_inc : on_ref;
         out[i].pb = ref_b ? on_ref : on_inc;
         out[i].sep = s - r_ref - r_inc;
@@ -488,12 +520,16 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
  * patch_contacts give, for less: the sides, separations and distances
  * along the face are single coordinates, and only the points kept get
  * their keys. */
-static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact out[4], float *deepest)
+static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact out[4], float *deepest, int *sure,
+                                  v3 *origin)
 {
     const int ref_b = f->type == CACHE_FEATURE_FACE_B;
     const float *href = ref_b ? c->b->half : c->a->half;
     const float *hi = ref_b ? c->a->half : c->b->half;
-    /* the incident box's axes and centre in the reference frame */
+    /* the incident box's axes and centre in the reference frame; its points
+     * about its centre when it is the smaller box (face_contacts' anchor) */
+    const int own = incident_anchor(c, ref_b);
+    *origin = own && !ref_b ? c->pb.p : c->pa.p;
     v3 ax[3], ctr;
     if (ref_b) {
         ax[0] = c->rot.r[0], ax[1] = c->rot.r[1], ax[2] = c->rot.r[2];
@@ -513,7 +549,9 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
     for (uint32_t t = 1; t < 3; ++t) j = fabsf(comp[t]) > fabsf(comp[j]) ? t : j;
     const uint32_t side = up * comp[j] > 0.0f ? 0u : 1u; /* incident face's sign bit on axis j */
     const uint32_t j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-    const v3 fc = v3_add(ctr, v3_scale(ax[j], side ? hi[j] : -hi[j]));
+    const v3 fc_own = v3_scale(ax[j], side ? hi[j] : -hi[j]);
+    const v3 fc = own ? fc_own : v3_add(ctr, fc_own);
+    const v3 anchor = own ? ctr : v3_make(0.0f, 0.0f, 0.0f);
     const v3 e1 = v3_scale(ax[j1], hi[j1]), e2 = v3_scale(ax[j2], hi[j2]);
     quad_point poly[QUAD_MAX_POINTS], scratch[QUAD_MAX_POINTS];
     static const uint8_t cycle[4][2] = {{1, 1}, {0, 1}, {0, 0}, {1, 0}}; /* signs of e1, e2 around the face */
@@ -525,24 +563,28 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
         poly[m].edge = (uint8_t)m;
     }
     const uint8_t *ref_ids = core_box_loop[f->i];
-    const uint32_t n = clip_box_quad(poly, 4, href, k, ref_ids, scratch);
+    const uint32_t n = clip_box_quad(poly, 4, href, k, ref_ids, anchor, scratch);
 
-    /* patch_contacts, with n_ref the axis */
+    /* patch_contacts, with n_ref the axis: the face at up * x_k = face_at
+     * about the anchor */
+    const float face_at = href[k] - up * (&anchor.x)[k];
     float sep[QUAD_MAX_POINTS];
     uint32_t low = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        sep[i] = up * (&poly[i].p.x)[k] - href[k];
+        sep[i] = up * (&poly[i].p.x)[k] - face_at;
         low = sep[i] < sep[low] ? i : low;
     }
     *deepest = n > 0 ? sep[low] : INFINITY;
+    *sure = n > 0 && (poly[low].from < 4 || f->s <= c->apart || fabsf(comp[j]) >= SURE_COS);
     const uint32_t u = (k + 1) % 3, w = (k + 2) % 3;
     const float lu = (&poly[low].p.x)[u], lw = (&poly[low].p.x)[w];
     /* the incident face's tilt: its axis j against the reference axis k */
     const float r_inc = ref_b ? c->ra : c->rb;
-    const incident_rule rule = incident_rule_for(c, r_inc, fabsf(comp[j]), poly[low].p);
+    /* (the separations round as the reference frame's coordinates) */
+    const incident_rule rule = incident_rule_for(c, r_inc, fabsf(comp[j]), v3_add(poly[low].p, anchor));
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (!within_margin(c, sep[i], poly[i].p)) continue;
+        if (!within_margin(c, sep[i], v3_add(poly[i].p, anchor))) continue;
         const float du = (&poly[i].p.x)[u] - lu, dw = (&poly[i].p.x)[w] - lw;
         if (keeps(c, sep[i] - *deepest, du * du + dw * dw, &rule)) {
             poly[kept] = poly[i];
@@ -564,7 +606,8 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
         v3 on_ref = p->p, on_inc = p->p; /* onto the reference's (rounded) face, and the incident's */
         (&on_ref.x)[k] -= up * (s - r_ref);
         (&on_inc.x)[k] -= up * r_inc;
-        if (ref_b) on_ref = b_to_a_point(c, on_ref), on_inc = b_to_a_point(c, on_inc);
+        if (ref_b && own) on_ref = b_to_a_dir(c, on_ref), on_inc = b_to_a_dir(c, on_inc); /* about A's centre */
+        else if (ref_b) on_ref = b_to_a_point(c, on_ref), on_inc = b_to_a_point(c, on_inc);
         out[i].pa = ref_b ? on_inc : on_ref;
         out[i].pb = ref_b ? on_ref : on_inc;
         out[i].sep = s - r_ref - r_inc;
@@ -586,22 +629,33 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
 
 /* The contact points of a face feature: the incident polygon clipped
  * against the reference face (see patch_contacts). */
-static uint32_t face_contacts(const mctx *c, const feature *f, core_contact out[4], float *deepest)
+static uint32_t face_contacts(const mctx *c, const feature *f, core_contact out[4], float *deepest, int *sure,
+                              v3 *origin)
 {
-    if (c->a->type == MINK_SHAPE_BOX && c->b->type == MINK_SHAPE_BOX) return box_face_contacts(c, f, out, deepest);
+    if (c->a->type == MINK_SHAPE_BOX && c->b->type == MINK_SHAPE_BOX)
+        return box_face_contacts(c, f, out, deepest, sure, origin);
     /* in the reference shape's frame, where its face is exact (a speck's
-     * face far from A's origin would round away in A's) */
+     * face far from A's origin would round away in A's), about the smaller
+     * shape's origin (a speck far from the reference's origin would round
+     * away there, so when the incident shape is the smaller one its points
+     * are only turned and the reference's face moves by -anchor). The
+     * points come out in A's frame about *origin (world). */
     const int ref_b = f->type == CACHE_FEATURE_FACE_B;
+    const int own = incident_anchor(c, ref_b);
     const core_view *rv = ref_b ? &c->vb : &c->va;
     const v3 n_ref = core_face_normal(rv, f->i);
-    const float d_ref = core_face_offset(rv, f->i);
+    const v3 anchor = !own ? v3_make(0.0f, 0.0f, 0.0f) : ref_b ? a_to_b_dir(c, v3_neg(c->pos)) : c->pos;
+    const float d_ref = core_face_offset(rv, f->i) - (own ? v3_dot(n_ref, anchor) : 0.0f);
+    *origin = own && !ref_b ? c->pb.p : c->pa.p;
     v3 ref[CLIP_MAX_POLYGON];
     uint32_t ref_ids[CLIP_MAX_POLYGON];
-    const uint32_t nr = face_loop(c, ref_b, f->i, 0, ref_b, ref, ref_ids);
+    const uint32_t nr = face_loop(c, ref_b, f->i, 0, ref_b, 0, ref, ref_ids);
+    if (own)
+        for (uint32_t i = 0; i < nr; ++i) ref[i] = v3_sub(ref[i], anchor);
     clip_point poly[CLIP_MAX_POINTS], scratch[CLIP_MAX_POINTS];
-    uint32_t n = incident_polygon(c, !ref_b, f->support, ref_b ? v3_neg(f->n) : f->n, ref_b, poly);
+    uint32_t n = incident_polygon(c, !ref_b, f->support, ref_b ? v3_neg(f->n) : f->n, ref_b, own, poly);
     n = clip_polygon(poly, n, ref, ref_ids, nr, n_ref, scratch);
-    return patch_contacts(c, f, poly, n, n_ref, d_ref, ref_b, out, deepest);
+    return patch_contacts(c, f, poly, n, n_ref, d_ref, ref_b, own, anchor, out, deepest, sure);
 }
 
 /* ------------------------------------------------------------ output */
@@ -651,14 +705,15 @@ static uint32_t supporting_feature(const mctx *c, int of_b, v3 d)
 }
 
 
-static void emit(const mctx *c, v3 n, const core_contact *cc, uint32_t count, struct mink_manifold *out)
+/* The contacts to world: cc in A's frame about `origin` (world). */
+static void emit_at(const mctx *c, v3 origin, v3 n, const core_contact *cc, uint32_t count, struct mink_manifold *out)
 {
     out->normal = m33_mul(&c->rot_a, n);
     out->count = count;
     for (uint32_t i = 0; i < count; ++i) {
         mink_contact *p = &out->points[i];
-        p->point_a = v3_add(m33_mul(&c->rot_a, cc[i].pa), c->pa.p);
-        p->point_b = v3_add(m33_mul(&c->rot_a, cc[i].pb), c->pa.p);
+        p->point_a = v3_add(m33_mul(&c->rot_a, cc[i].pa), origin);
+        p->point_b = v3_add(m33_mul(&c->rot_a, cc[i].pb), origin);
         p->separation = cc[i].sep;
         uint32_t id = cc[i].key;
         /* distinct within the manifold, whatever the mix gave: remixed
@@ -671,6 +726,12 @@ static void emit(const mctx *c, v3 n, const core_contact *cc, uint32_t count, st
         }
         p->id = id;
     }
+}
+
+/* The contacts to world: cc in A's frame. */
+static void emit(const mctx *c, v3 n, const core_contact *cc, uint32_t count, struct mink_manifold *out)
+{
+    emit_at(c, c->pa.p, n, cc, count, out);
 }
 
 /* One point from a penetration answer (world space). */
@@ -836,10 +897,12 @@ static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_man
     feature f;
     if (face_for_normal(c, n, s, &f)) {
         float deepest;
-        const uint32_t count = face_contacts(c, &f, cc, &deepest);
+        int sure; /* the normal is GJK's */
+        v3 origin;
+        const uint32_t count = face_contacts(c, &f, cc, &deepest, &sure, &origin);
         /* the face's points must reach the contact's depth */
-        if (count > 0 && deepest <= s + c->prefer + ROUNDING_EPS * c->scale) {
-            emit(c, f.n, cc, count, out);
+        if (count > 0 && deepest <= s + c->prefer) {
+            emit_at(c, origin, f.n, cc, count, out);
             if (st == MINK_OK) remember_feature(c, cache, &f, s, 0, NULL);
             return st;
         }
@@ -949,27 +1012,40 @@ static float box_edge_axis_direct(const mctx *c, uint32_t i, uint32_t j)
 }
 
 /* Two boxes: the 15 axes of the kernel's box test. */
+/* The first largest of v[0..n-1] (its index) and the largest of the
+ * others (*second), in one pass. */
+static uint32_t top_and_second(const float *v, uint32_t n, float *second)
+{
+    uint32_t top = 0;
+    float s = -INFINITY;
+    for (uint32_t i = 1; i < n; ++i) {
+        if (v[i] > v[top]) s = maxf(s, v[top]), top = i;
+        else s = maxf(s, v[i]);
+    }
+    *second = s;
+    return top;
+}
+
+/* Column j of B's rotation into A's frame: b_j in A's frame. */
+static inline v3 rot_column(const mctx *c, uint32_t j)
+{
+    return v3_make((&c->rot.r[0].x)[j], (&c->rot.r[1].x)[j], (&c->rot.r[2].x)[j]);
+}
+
 static int box_box_sat(const mctx *c, feature *best, float *runner_up)
 {
-    float sep[BOX_AXES];
-    c->k->box_sat(c->a->half, c->b->half, c->rot.r, c->pos, sep);
+    _Alignas(16) float sep[BOX_SEPS];
     /* nearly parallel edges: their axis a_i x b_j valued directly (such an
      * axis can decide: the thin faces of the difference they make chamfer
      * its edges) */
-    for (uint32_t i = 0; i < 3; ++i)
-        for (uint32_t j = 0; j < 3; ++j)
-            if (sep[6 + 3 * i + j] == -INFINITY) sep[6 + 3 * i + j] = box_edge_axis_direct(c, i, j);
-    uint32_t ia = 0, ib = 3, ie = 6;
-    for (uint32_t i = 1; i < 3; ++i) ia = sep[i] > sep[ia] ? i : ia;
-    for (uint32_t i = 4; i < 6; ++i) ib = sep[i] > sep[ib] ? i : ib;
-    for (uint32_t i = 7; i < BOX_AXES; ++i) ie = sep[i] > sep[ie] ? i : ie;
+    const uint32_t left_out = c->k->box_sat(c->a->half, c->b->half, c->rot.r, c->pos, sep);
+    for (uint32_t e = 0; left_out && e < 9; ++e)
+        if (left_out >> e & 1u) sep[6 + e] = box_edge_axis_direct(c, e / 3, e % 3);
     sat_candidates k;
-    k.second_a = k.second_b = k.second_edge = -INFINITY;
+    const uint32_t ia = top_and_second(sep, 3, &k.second_a);
+    const uint32_t ib = 3 + top_and_second(sep + 3, 3, &k.second_b);
+    const uint32_t ie = 6 + top_and_second(sep + 6, 9, &k.second_edge);
     k.have_edge = k.edge_checked = 0;
-    for (uint32_t i = 0; i < BOX_AXES; ++i) {
-        float *second = i < 3 ? &k.second_a : i < 6 ? &k.second_b : &k.second_edge;
-        if (i != ia && i != ib && i != ie) *second = maxf(*second, sep[i]);
-    }
     /* the faces facing the other box, valued by the test (its values are
      * the supports' own), and the other box's support corner along each */
     const float d_a[3] = {c->pos.x, c->pos.y, c->pos.z};
@@ -980,9 +1056,7 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
     const v3 na = v3_make(ia == 0 ? sa : 0.0f, ia == 1 ? sa : 0.0f, ia == 2 ? sa : 0.0f);
     k.face_a = (feature){CACHE_FEATURE_FACE_A, 2 * ia + (sa > 0.0f), 0, sep[ia], na, corner_b};
     const uint32_t jb = ib - 3;
-    const v3 bcol = v3_make(c->rot.r[0].x, c->rot.r[1].x, c->rot.r[2].x);
-    const v3 bj = jb == 0 ? bcol : jb == 1 ? v3_make(c->rot.r[0].y, c->rot.r[1].y, c->rot.r[2].y)
-                                           : v3_make(c->rot.r[0].z, c->rot.r[1].z, c->rot.r[2].z);
+    const v3 bj = rot_column(c, jb);
     const float sb = v3_dot(c->pos, bj) < 0.0f ? 1.0f : -1.0f; /* B's face towards A: outward sb b_j */
     const v3 nb = v3_scale(bj, sb);                           /* in A's frame */
     const uint32_t corner_a = (-nb.x >= 0.0f) | (-nb.y >= 0.0f) << 1 | (-nb.z >= 0.0f) << 2;
@@ -994,10 +1068,7 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
     k.second_b = maxf(k.second_b, sep[ib] - 2.0f * fabsf(v3_dot(c->pos, bj)));
     if (sep[ie] > -INFINITY) {
         const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
-        const v3 bjj = v3_make(j == 0 ? c->rot.r[0].x : j == 1 ? c->rot.r[0].y : c->rot.r[0].z,
-                               j == 0 ? c->rot.r[1].x : j == 1 ? c->rot.r[1].y : c->rot.r[1].z,
-                               j == 0 ? c->rot.r[2].x : j == 1 ? c->rot.r[2].y : c->rot.r[2].z);
-        const v3 u = v3_cross(v3_make(i == 0, i == 1, i == 2), bjj);
+        const v3 u = v3_cross(v3_make(i == 0, i == 1, i == 2), rot_column(c, j));
         const float len = v3_len(u);
         if (len > 0.0f) k.second_edge = maxf(k.second_edge, sep[ie] - 2.0f * fabsf(v3_dot(u, c->pos)) / len);
     }
@@ -1007,19 +1078,14 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
         if (face->s > 0.0f && sep[ie] >= face->s - c->prefer) {
             /* decide's face_only_preferred, for the face decide would take */
             const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
-            const v3 u = v3_cross(v3_make(i == 0, i == 1, i == 2),
-                                  v3_make((&c->rot.r[0].x)[j], (&c->rot.r[1].x)[j], (&c->rot.r[2].x)[j]));
+            const v3 u = v3_cross(v3_make(i == 0, i == 1, i == 2), rot_column(c, j));
             if (v3_len2(u) > 0.0f && face_only_preferred(c, face->s, face->n, sep[ie], u)) return 0;
         }
         k.second_edge = maxf(k.second_edge, sep[ie]); /* no candidate: a runner-up */
     } else {
         /* the edges that support the pair along the axis a_i x b_j */
         const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
-        const v3 bjj = v3_make(j == 0 ? c->rot.r[0].x : j == 1 ? c->rot.r[0].y : c->rot.r[0].z,
-                               j == 0 ? c->rot.r[1].x : j == 1 ? c->rot.r[1].y : c->rot.r[1].z,
-                               j == 0 ? c->rot.r[2].x : j == 1 ? c->rot.r[2].y : c->rot.r[2].z);
-        const v3 ai = v3_make(i == 0, i == 1, i == 2);
-        v3 u = v3_cross(ai, bjj);
+        v3 u = v3_cross(v3_make(i == 0, i == 1, i == 2), rot_column(c, j));
         if (v3_dot(u, c->pos) < 0.0f) u = v3_neg(u);
         const v3 ub = a_to_b_dir(c, u);
         const float ua[3] = {u.x, u.y, u.z}, ubl[3] = {ub.x, ub.y, ub.z};
@@ -1115,7 +1181,55 @@ static int full_sat(const mctx *c, feature *best, float *runner_up)
 /* Rebuilds the manifold from a feature: 1 when done (out written), 0 when
  * the caller must go on (GJK's normal for separated cores the feature
  * cannot certify). */
-static int contacts_from_feature(const mctx *c, const feature *f, struct mink_manifold *out)
+/* Two boxes: the face of the other box that a face feature's incident
+ * face is, as a feature of its own (its separation from the supports),
+ * where the face's normal was not sure: the tilted face above the edge
+ * it overhangs is often the sure one (a box on two others, neighbours
+ * in a row). */
+static feature counterpart_face(const mctx *c, const feature *f)
+{
+    feature g;
+    uint32_t j = 0, id;
+    if (f->type == CACHE_FEATURE_FACE_A) {
+        /* B's face most against n: the feature's normal is +-b_j */
+        float dot[3];
+        for (uint32_t t = 0; t < 3; ++t) dot[t] = v3_dot(rot_column(c, t), f->n);
+        for (uint32_t t = 1; t < 3; ++t) j = fabsf(dot[t]) > fabsf(dot[j]) ? t : j;
+        g.type = CACHE_FEATURE_FACE_B;
+        g.i = 2 * j + (dot[j] < 0.0f);
+        g.n = v3_scale(rot_column(c, j), dot[j] < 0.0f ? -1.0f : 1.0f);
+    } else {
+        /* A's face most along n */
+        const float n[3] = {f->n.x, f->n.y, f->n.z};
+        for (uint32_t t = 1; t < 3; ++t) j = fabsf(n[t]) > fabsf(n[j]) ? t : j;
+        g.type = CACHE_FEATURE_FACE_A;
+        g.i = 2 * j + (n[j] > 0.0f);
+        g.n = v3_make(j == 0 ? (n[0] > 0.0f ? 1.0f : -1.0f) : 0.0f, j == 1 ? (n[1] > 0.0f ? 1.0f : -1.0f) : 0.0f,
+                      j == 2 ? (n[2] > 0.0f ? 1.0f : -1.0f) : 0.0f);
+    }
+    g.j = 0;
+    g.s = -(support_of(c, 0, g.n, &id) + support_of(c, 1, v3_neg(g.n), &g.support));
+    if (g.type == CACHE_FEATURE_FACE_B) g.support = id;
+    return g;
+}
+
+/* A face feature's contacts: 1 when its points reach its separation and,
+ * for cores clearly apart, its normal is sure (see MINK_MANIFOLD_SURE_TILT). */
+static int face_feature_contacts(const mctx *c, const feature *f, struct mink_manifold *out)
+{
+    core_contact cc[4];
+    float deepest;
+    int sure;
+    v3 origin;
+    const uint32_t count = face_contacts(c, f, cc, &deepest, &sure, &origin);
+    const float slack = (f->s > c->band ? 0.0f : c->prefer) + ROUNDING_EPS * c->scale;
+    if (count == 0 || deepest > f->s + slack) return 0;
+    if (f->s > c->band && f->s > c->apart && !sure) return 0;
+    emit_at(c, origin, f->n, cc, count, out);
+    return 1;
+}
+
+static int contacts_from_feature(const mctx *c, feature *f, struct mink_manifold *out)
 {
     core_contact cc[4];
     if (f->s > c->margin_core) {
@@ -1138,11 +1252,18 @@ static int contacts_from_feature(const mctx *c, const feature *f, struct mink_ma
      * core lies over the face at that separation, so for separated cores
      * it is their distance (up to rounding), and for overlapping ones the
      * face carries the deepest point */
-    float deepest;
-    const uint32_t count = face_contacts(c, f, cc, &deepest);
-    const float slack = (f->s > c->band ? 0.0f : c->prefer) + ROUNDING_EPS * c->scale;
-    if (count == 0 || deepest > f->s + slack) return 0;
-    emit(c, f->n, cc, count, out);
+    if (face_feature_contacts(c, f, out)) return 1;
+    /* two boxes clearly apart: the incident face, before GJK */
+    if (!(f->s > c->band && f->s > c->apart) || c->a->type != MINK_SHAPE_BOX || c->b->type != MINK_SHAPE_BOX) return 0;
+    const feature g = counterpart_face(c, f);
+    if (g.s > c->margin_core) {
+        out->normal = m33_mul(&c->rot_a, g.n);
+        out->count = 0;
+        *f = g;
+        return 1;
+    }
+    if (!(g.s > c->band && g.s > c->apart) || !face_feature_contacts(c, &g, out)) return 0;
+    *f = g;
     return 1;
 }
 
@@ -1323,6 +1444,7 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
     c.touch = MINK_MANIFOLD_TOUCH_REL * smaller + c.prefer;
     c.beside = MINK_MANIFOLD_BESIDE_REL * smaller;
     c.round = MINK_MANIFOLD_ROUND_REL * smaller;
+    c.apart = MINK_MANIFOLD_APART_REL * smaller;
 
     v3 clear_axis;
     if (cached_axis_clear(&c, cache, &clear_axis)) {

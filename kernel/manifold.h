@@ -44,14 +44,17 @@ typedef struct sat_edge_scan {
  * support's own, so an axis of parallel edges (its cross product below
  * SAT_NEAR_PARALLEL_SIN) is -inf. ha, hb half extents; rot the rows of B's
  * rotation into A's frame; pos B's origin there. */
-enum { BOX_AXES = 15 };
-typedef void (*box_sat_fn)(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_AXES]);
+enum { BOX_AXES = 15, BOX_SEPS = 16 };
+/* sep: 16 floats, 16-byte aligned, the 15 separations then -inf. Returns
+ * the edge axes left out as parallel: bit 3 i + j for a_i x b_j. */
+typedef uint32_t (*box_sat_fn)(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_SEPS]);
 
 /* The reference's box test (kernel/ref/sat_ref.c). */
-void mink_box_sat_scalar(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_AXES]);
+uint32_t mink_box_sat_scalar(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_SEPS]);
 /* The SIMD kernel's (kernel/sat.c), on its vectors: rows (r_i0, r_i1, r_i2,
- * 0); out 16-byte aligned, the 15 separations then -inf. */
-void mink_simd_box_sat(const float ha[3], const float hb[3], const v4 row[3], v4 pos, float out[16]);
+ * 0); out 16-byte aligned, the 15 separations then -inf; returns as
+ * box_sat_fn. */
+uint32_t mink_simd_box_sat(const float ha[3], const float hb[3], const v4 row[3], v4 pos, float out[16]);
 
 /* What a kernel brings. */
 typedef struct manifold_kernel {

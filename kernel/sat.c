@@ -121,23 +121,27 @@ done:;
 }
 
 
-void mink_simd_box_sat(const float ha[3], const float hb[3], const v4 row[3], v4 d, float out[16])
+uint32_t mink_simd_box_sat(const float ha[3], const float hb[3], const v4 row[3], v4 d, float out[16])
 {
     box_axes x;
     box_axes_init(&x, v4_load3(ha), v4_load3(hb), row, d);
     v4_store(out, box_sat_faces_a(&x));
     v4_store(out + 3, box_sat_faces_b(&x));
-    for (int i = 0; i < 3; ++i) v4_store(out + 6 + 3 * i, box_sat_edges(&x, i));
+    uint32_t left_out = 0;
+    for (int i = 0; i < 3; ++i) {
+        const v4 e = box_sat_edges(&x, i);
+        v4_store(out + 6 + 3 * i, e);
+        left_out |= (v4_mask_bits(v4_cmpeq(e, v4_splat(-INFINITY))) & 7u) << (3 * i);
+    }
     out[15] = -INFINITY;
+    return left_out;
 }
 
-static void box_sat_simd(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_AXES])
+static uint32_t box_sat_simd(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_SEPS])
 {
     const v4 row[3] = {v4_set(rot[0].x, rot[0].y, rot[0].z, 0.0f), v4_set(rot[1].x, rot[1].y, rot[1].z, 0.0f),
                        v4_set(rot[2].x, rot[2].y, rot[2].z, 0.0f)};
-    _Alignas(16) float out[16];
-    mink_simd_box_sat(ha, hb, row, v4_set(pos.x, pos.y, pos.z, 0.0f), out);
-    for (int k = 0; k < BOX_AXES; ++k) sep[k] = out[k];
+    return mink_simd_box_sat(ha, hb, row, v4_set(pos.x, pos.y, pos.z, 0.0f), sep);
 }
 
 /* n arrays of x, y, z (each `padded` long, from in[0..2] to out[0..2])

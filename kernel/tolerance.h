@@ -97,6 +97,22 @@ static inline float mink_gjk_gap_tol(float small, float scale)
 #define MINK_MANIFOLD_TILT 1e-2f
 #endif
 
+/* Separated cores over a face: the face's normal is theirs when the
+ * incident feature's lowest point survived the clip (it lies over the
+ * face), or when the feature is within this angle (radians) of parallel to
+ * the face. Else the lowest point was cut off at a side of the face, and
+ * the closest features may be that side's edge and a corner beyond it, at
+ * an angle to the face's normal that the separations cannot show (they
+ * differ by the corner's distance beyond the side times the tilt, below
+ * float rounding far from the origin): GJK decides. Half the tests' normal
+ * limit for separated pairs (2e-3 rad). */
+#define MINK_MANIFOLD_SURE_TILT 1e-3f
+/* ... for cores apart by more than this times the smaller shape's size
+ * (nearer, a contact is touching: its normal is the face's, as the tests'
+ * near-touching band leaves it free, and resting boxes keep their faces
+ * without a GJK query a frame) */
+#define MINK_MANIFOLD_APART_REL 1e-3f
+
 /* A face or segment tilted by more than MINK_MANIFOLD_TILT touches with its
  * lowest edge or corner: of its clipped points, only those within this
  * times the smaller shape's size beside that edge (horizontally) are kept

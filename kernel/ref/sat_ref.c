@@ -74,8 +74,9 @@ static void edge_scan_ref(const soa_arcs *a, const soa_arcs *b, float stop, sat_
  * separations: r[i][j] = a_i . b_j, d = pos. Face axes of A: |d_i| less
  * both projected radii; of B likewise along b_j; a_i x b_j: |d.(a_i x b_j)|
  * less the radii, over |a_i x b_j|. */
-void mink_box_sat_scalar(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_AXES])
+uint32_t mink_box_sat_scalar(const float ha[3], const float hb[3], const v3 rot[3], v3 pos, float sep[BOX_SEPS])
 {
+    uint32_t left_out = 0;
     float r[3][3], ar[3][3];
     for (int i = 0; i < 3; ++i) {
         const float row[3] = {rot[i].x, rot[i].y, rot[i].z};
@@ -94,9 +95,13 @@ void mink_box_sat_scalar(const float ha[3], const float hb[3], const v3 rot[3], 
             const float len = sqrtf(r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j]);
             const float ud = d[i2] * r[i1][j] - d[i1] * r[i2][j];
             const float radii = ha[i1] * ar[i2][j] + ha[i2] * ar[i1][j] + hb[j1] * ar[i][j2] + hb[j2] * ar[i][j1];
-            sep[6 + 3 * i + j] = len < SAT_NEAR_PARALLEL_SIN ? -INFINITY : (fabsf(ud) - radii) / len;
+            const int parallel = len < SAT_NEAR_PARALLEL_SIN;
+            sep[6 + 3 * i + j] = parallel ? -INFINITY : (fabsf(ud) - radii) / len;
+            left_out |= (uint32_t)parallel << (3 * i + j);
         }
     }
+    sep[BOX_AXES] = -INFINITY;
+    return left_out;
 }
 
 static const manifold_kernel ref_kernel = {support_ref, mink_ref_penetration, face_scan_ref, edge_scan_ref,
