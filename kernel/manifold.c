@@ -1011,7 +1011,6 @@ static float box_edge_axis_direct(const mctx *c, uint32_t i, uint32_t j)
     return (fabsf(ud) - ra - rb) / sqrtf(len2);
 }
 
-/* Two boxes: the 15 axes of the kernel's box test. */
 /* The first largest of v[0..n-1] (its index) and the largest of the
  * others (*second), in one pass. */
 static uint32_t top_and_second(const float *v, uint32_t n, float *second)
@@ -1032,6 +1031,7 @@ static inline v3 rot_column(const mctx *c, uint32_t j)
     return v3_make((&c->rot.r[0].x)[j], (&c->rot.r[1].x)[j], (&c->rot.r[2].x)[j]);
 }
 
+/* Two boxes: the 15 axes of the kernel's box test. */
 static int box_box_sat(const mctx *c, feature *best, float *runner_up)
 {
     _Alignas(16) float sep[BOX_SEPS];
