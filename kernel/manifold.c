@@ -575,7 +575,11 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
         low = sep[i] < sep[low] ? i : low;
     }
     *deepest = n > 0 ? sep[low] : INFINITY;
-    *sure = n > 0 && (poly[low].from < 4 || f->s <= c->apart || fabsf(comp[j]) >= SURE_COS);
+    /* (or a crossing on an edge of the quad level with the face: the whole
+     * edge is then as low, its corner beyond the side no nearer) */
+    const uint32_t low_edge = (poly[low].from >> 2) & 7u;
+    *sure = n > 0 && (poly[low].from < 4 || f->s <= c->apart || fabsf(comp[j]) >= SURE_COS ||
+                      (low_edge < 4 && fabsf(comp[low_edge & 1u ? j2 : j1]) <= MINK_MANIFOLD_SURE_TILT));
     const uint32_t u = (k + 1) % 3, w = (k + 2) % 3;
     const float lu = (&poly[low].p.x)[u], lw = (&poly[low].p.x)[w];
     /* the incident face's tilt: its axis j against the reference axis k */
