@@ -242,6 +242,15 @@ static core_contact edge_contact(const mctx *c, const feature *f, int *inside)
 
 /* A face's loop in A's frame, subsampled to CLIP_MAX_POLYGON points
  * starting at `first` (kept). Returns the count. */
+/* A point of the reference's frame (B's when in_b) about the face
+ * contacts' anchor, to A's frame: about A's origin when B is the reference
+ * (turned only, when anchored at A's origin: `own`), else as it is. */
+static v3 ref_to_a(const mctx *c, v3 p, int in_b, int own)
+{
+    if (!in_b) return p;
+    return own ? b_to_a_dir(c, p) : b_to_a_point(c, p);
+}
+
 /* Whether face contacts anchor at the incident shape's origin (ref_b: B's
  * face is the reference; see face_contacts): when it is the smaller shape,
  * whose origin is then near the contact, and lies far from the
@@ -504,8 +513,7 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
         const float s = sep[pick[i]];
         v3 on_ref = v3_sub(p->p, v3_scale(n_ref, s - r_ref)); /* onto the reference's (rounded) face */
         v3 on_inc = v3_sub(p->p, v3_scale(n_ref, r_inc));
-        if (in_b && own) on_ref = b_to_a_dir(c, on_ref), on_inc = b_to_a_dir(c, on_inc); /* about A's origin */
-        else if (in_b) on_ref = b_to_a_point(c, on_ref), on_inc = b_to_a_point(c, on_inc);
+        on_ref = ref_to_a(c, on_ref, in_b, own), on_inc = ref_to_a(c, on_inc, in_b, own);
         out[i].pa = ref_b ? on_inc : on_ref;
         out[i].pb = ref_b ? on_ref : on_inc;
         out[i].sep = s - r_ref - r_inc;
@@ -610,8 +618,7 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
         v3 on_ref = p->p, on_inc = p->p; /* onto the reference's (rounded) face, and the incident's */
         (&on_ref.x)[k] -= up * (s - r_ref);
         (&on_inc.x)[k] -= up * r_inc;
-        if (ref_b && own) on_ref = b_to_a_dir(c, on_ref), on_inc = b_to_a_dir(c, on_inc); /* about A's centre */
-        else if (ref_b) on_ref = b_to_a_point(c, on_ref), on_inc = b_to_a_point(c, on_inc);
+        on_ref = ref_to_a(c, on_ref, ref_b, own), on_inc = ref_to_a(c, on_inc, ref_b, own);
         out[i].pa = ref_b ? on_inc : on_ref;
         out[i].pb = ref_b ? on_ref : on_inc;
         out[i].sep = s - r_ref - r_inc;
@@ -1204,12 +1211,12 @@ static feature counterpart_face(const mctx *c, const feature *f)
         g.n = v3_scale(rot_column(c, j), dot[j] < 0.0f ? -1.0f : 1.0f);
     } else {
         /* A's face most along n */
-        const float n[3] = {f->n.x, f->n.y, f->n.z};
+        const float *n = &f->n.x;
         for (uint32_t t = 1; t < 3; ++t) j = fabsf(n[t]) > fabsf(n[j]) ? t : j;
         g.type = CACHE_FEATURE_FACE_A;
         g.i = 2 * j + (n[j] > 0.0f);
-        g.n = v3_make(j == 0 ? (n[0] > 0.0f ? 1.0f : -1.0f) : 0.0f, j == 1 ? (n[1] > 0.0f ? 1.0f : -1.0f) : 0.0f,
-                      j == 2 ? (n[2] > 0.0f ? 1.0f : -1.0f) : 0.0f);
+        g.n = v3_make(0.0f, 0.0f, 0.0f);
+        (&g.n.x)[j] = n[j] > 0.0f ? 1.0f : -1.0f;
     }
     g.j = 0;
     g.s = -(support_of(c, 0, g.n, &id) + support_of(c, 1, v3_neg(g.n), &g.support));

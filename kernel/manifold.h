@@ -54,7 +54,7 @@ uint32_t mink_box_sat_scalar(const float ha[3], const float hb[3], const v3 rot[
 /* The SIMD kernel's (kernel/sat.c), on its vectors: rows (r_i0, r_i1, r_i2,
  * 0); out 16-byte aligned, the 15 separations then -inf; returns as
  * box_sat_fn. */
-uint32_t mink_simd_box_sat(const float ha[3], const float hb[3], const v4 row[3], v4 pos, float out[16]);
+uint32_t mink_simd_box_sat(const float ha[3], const float hb[3], const v4 row[3], v4 pos, float out[BOX_SEPS]);
 
 /* What a kernel brings. */
 typedef struct manifold_kernel {

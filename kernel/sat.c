@@ -121,7 +121,7 @@ done:;
 }
 
 
-uint32_t mink_simd_box_sat(const float ha[3], const float hb[3], const v4 row[3], v4 d, float out[16])
+uint32_t mink_simd_box_sat(const float ha[3], const float hb[3], const v4 row[3], v4 d, float out[BOX_SEPS])
 {
     box_axes x;
     box_axes_init(&x, v4_load3(ha), v4_load3(hb), row, d);
@@ -133,7 +133,7 @@ uint32_t mink_simd_box_sat(const float ha[3], const float hb[3], const v4 row[3]
         v4_store(out + 6 + 3 * i, e);
         left_out |= (v4_mask_bits(v4_cmpeq(e, v4_splat(-INFINITY))) & 7u) << (3 * i);
     }
-    out[15] = -INFINITY;
+    out[BOX_AXES] = -INFINITY;
     return left_out;
 }
 

@@ -475,17 +475,12 @@ void MinkManifoldAlgorithm::fill_own(const btCollisionObjectWrapper *wa, const b
     }
     const btVector3 normal_on_b = -bt(m.normal);
     int old_of[MINK_MANIFOLD_POINTS]; // the old point each new one takes over, or -1
-    // taken[MINK_MANIFOLD_POINTS]: where a point that takes over none marks
-    // itself. Selects, not branches: which keys match is data, and a
-    // mispredicted branch here cost more than the whole match
-    bool taken[MINK_MANIFOLD_POINTS + 1] = {};
+    bool taken[MINK_MANIFOLD_POINTS] = {};
     for (uint32_t i = 0; i < m.count; ++i) {
-        const uint32_t id = m.points[i].id;
-        int of = -1;
-        for (int j = 0; j < MINK_MANIFOLD_POINTS; ++j)
-            of = ((j < m_count) & !taken[j] & (m_keys[j] == id)) ? j : of;
-        old_of[i] = of;
-        taken[of >= 0 ? of : MINK_MANIFOLD_POINTS] = true;
+        old_of[i] = -1;
+        for (int j = 0; j < m_count; ++j)
+            if (!taken[j] && m_keys[j] == m.points[i].id) old_of[i] = j;
+        if (old_of[i] >= 0) taken[old_of[i]] = true;
     }
     for (int j = m_count - 1; j >= 0; --j) {
         if (taken[j]) continue;
