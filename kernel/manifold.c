@@ -780,10 +780,16 @@ static void emit_single(const mctx *c, const mink_result *r, struct mink_manifol
 /* Whether face feature f carries a contact of signed core distance s along
  * n: separated cores need its normal within 1e-3 rad of n (then it is the
  * contact's face up to rounding); touching or overlapping ones a
- * separation within `prefer` of s (a near tie of the depth). */
+ * separation within `prefer` of s (a near tie of the depth). The angle is
+ * measured with both lengths: GJK's normal turned into A's frame is unit
+ * only to a few float roundings, as much as 1 - cos 1e-3 (a capsule 9 mm
+ * over a box's face, the normals 4e-7 rad apart, read as 1.04e-3). */
 static int face_carries(const mctx *c, const feature *f, v3 n, float s)
 {
-    if (s > c->band) return v3_dot(f->n, n) >= 1.0f - 5e-7f;
+    if (s > c->band) {
+        const float d = v3_dot(f->n, n);
+        return d > 0.0f && d * d >= (1.0f - 1e-6f) * v3_len2(f->n) * v3_len2(n);
+    }
     return f->s >= s - c->prefer;
 }
 
