@@ -47,14 +47,21 @@ MINK_INLINE v4 box_sat_faces_a(const box_axes *x)
     return v4_sub(box_abs(x->d), v4_add(x->ha, rb));
 }
 
-/* B's face axes, lanes j: |b_j . d| - (sum_i |r_ij| ha_i + hb_j). */
+/* B's face axes, lanes j: |b_j . d| - (sum_i |r_ij| ha_i + hb_j), db the
+ * offset in B's frame (b_j . d in lane j, either sign). */
+MINK_INLINE v4 box_sat_faces_b_at(const box_axes *x, v4 db)
+{
+    const v4 ra = v4_add(v4_add(v4_mul(x->arow[0], v4_splat_x(x->ha)), v4_mul(x->arow[1], v4_splat_y(x->ha))),
+                         v4_mul(x->arow[2], v4_splat_z(x->ha)));
+    return v4_sub(box_abs(db), v4_add(ra, x->hb));
+}
+
+/* The same, the offset turned into B's frame by the rows. */
 MINK_INLINE v4 box_sat_faces_b(const box_axes *x)
 {
     const v4 db = v4_add(v4_add(v4_mul(x->row[0], v4_splat_x(x->d)), v4_mul(x->row[1], v4_splat_y(x->d))),
                          v4_mul(x->row[2], v4_splat_z(x->d)));
-    const v4 ra = v4_add(v4_add(v4_mul(x->arow[0], v4_splat_x(x->ha)), v4_mul(x->arow[1], v4_splat_y(x->ha))),
-                         v4_mul(x->arow[2], v4_splat_z(x->ha)));
-    return v4_sub(box_abs(db), v4_add(ra, x->hb));
+    return box_sat_faces_b_at(x, db);
 }
 
 /* The axes a_i x b_j, lanes j, each divided by its length; -inf where the

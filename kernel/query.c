@@ -356,11 +356,16 @@ static uint32_t lane_of(v4 v, float value)
     return t[0] == value ? 0u : t[1] == value ? 1u : 2u;
 }
 
+/* The line between the shapes' origins, numbered after the box test's 15
+ * axes (intersect_cold_primitives tests it first). */
+#define PRIMITIVE_LINE 15u
+
 /* The separating axis `which` of the box test (A frame), turned
- * towards B: A's axis k, B's axis k (column k of the rotation), or the
- * cross product of A's axis i and B's axis j. */
+ * towards B: A's axis k, B's axis k (column k of the rotation), the
+ * cross product of A's axis i and B's axis j, or the line to B's origin. */
 static v4 separating_axis(const v4 row[3], v4 pos_b, uint32_t which)
 {
+    if (which == PRIMITIVE_LINE) return pos_b;
     _Alignas(16) float r[3][4];
     for (int i = 0; i < 3; ++i) v4_store(r[i], row[i]);
     const uint32_t k = which < 6 ? which % 3 : (which - 6) % 3;
@@ -385,10 +390,10 @@ static v4 separating_axis(const v4 row[3], v4 pos_b, uint32_t which)
  *
  * The six face axes come first, in one test (most separated pairs stop
  * there): the largest separation of the faces. */
-MINK_INLINE float primitive_faces(const box_axes *x, v4 *fa, v4 *fb)
+MINK_INLINE float primitive_faces(const box_axes *x, v4 pos_a, v4 *fa, v4 *fb)
 {
     *fa = box_sat_faces_a(x);
-    *fb = box_sat_faces_b(x);
+    *fb = box_sat_faces_b_at(x, pos_a); /* A's origin in B's frame: -d there */
     return top3(v4_max(*fa, *fb));
 }
 
@@ -532,15 +537,35 @@ static __attribute__((noinline)) int intersect_cold_primitives(const mink_shape 
     v4 norm2; /* the shapes' pointers and kinds checked by the caller (primitive_pair) */
     if (!pa || !pb || mink_check_values_v(a, pa, b, pb, &norm2) != 0) return intersect_cold_gjk(a, pa, b, pb, cache, info);
     const float na2 = v4_x(norm2), nb2 = v4_z(norm2);
-    v4 row[3], d;
-    const v4 pos_b = place_b(pa, pb, 2.0f / (na2 * nb2), v4_splat(2.0f / na2), row, &d);
-    box_axes x;
-    box_axes_init(&x, mink_simd_core_half(a), mink_simd_core_half(b), row, pos_b);
-    /* S from the offset in world (off the faces' dependency chain) */
-    const float face_err = 32.0f * FLT_EPSILON * mink_simd_pair_scale(a, b, d);
+    const v4 scale = v4_div(v4_splat(2.0f), norm2); /* 2 / |q|^2, lanes (a, a, b, b) */
+    const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
+    /* the poses' 4th lanes read q.x: zeroed */
+    const v4 d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x)));
+    const float d_len = sqrtf(v4_len2(d));
+    const v4 ha = mink_simd_core_half(a), hb = mink_simd_core_half(b);
+    /* (S of tolerance.h from the offset in world: off the dependency chains) */
+    const float s = a->extent + b->extent + d_len, face_err = 32.0f * FLT_EPSILON * (s > 1e-30f ? s : 1e-30f);
     const float margin = a->radius + b->radius;
+    /* the line between the origins first, before B's rotation (it ends two
+     * thirds of the separated box pairs): B's origin in A's frame (negated:
+     * only the sizes count here) and A's origin in B's, and |d| times the
+     * gap along d, sum_i |p_i| (|p_i| - ha_i) - hb_i |q_i|, rounded within
+     * 64 eps S |d| */
+    const v4 neg_pos_b = quat_rotate_inverse_neg(v4_xyz(qa), v4_shuffle(qa, qa, 3, 3, 3, 3), v4_splat_x(scale), d);
+    const v4 pos_a = quat_rotate_inverse_neg(v4_xyz(qb), v4_shuffle(qb, qb, 3, 3, 3, 3), v4_splat_z(scale), d);
+    const v4 ap = v4_abs(neg_pos_b);
+    const float line_gap = v4_x(v4_hsum_splat(v4_sub(v4_mul(ap, v4_sub(ap, ha)), v4_mul(hb, v4_abs(pos_a)))));
+    const v4 pos_b = v4_neg(neg_pos_b);
+    if (line_gap > d_len * (margin + 2.0f * face_err)) {
+        if (cache || info) primitive_answer(a, pa, na2, b, NULL, pos_b, 0, PRIMITIVE_LINE, cache, info);
+        return 0;
+    }
+    v4 row[3];
+    v4_quat_rows(v4_quat_conj_mul(qa, qb), 2.0f / (na2 * nb2), row);
+    box_axes x;
+    box_axes_init(&x, ha, hb, row, pos_b);
     v4 fa, fb;
-    const float high = primitive_faces(&x, &fa, &fb);
+    const float high = primitive_faces(&x, pos_a, &fa, &fb);
     if (high - face_err > margin) {
         if (cache || info) primitive_answer(a, pa, na2, b, row, pos_b, 0, primitive_face(fa, fb, high), cache, info);
         return 0;

@@ -330,6 +330,65 @@ separated:;
     return best;
 }
 
+/* The SIMD kernel's box test starts with the line between the shapes'
+ * origins. Pairs placed along that line at hairline gaps (1e-8 to 1e-3 of
+ * their size, either side of touching): boxes (sharp or rounded) with boxes,
+ * capsules and spheres of sizes 1e-2 to 1e2, up to 1e4 from the origin, and
+ * quaternions off unit by up to 1e-4. A pair called separated along that
+ * line (its normal within 1e-6 rad of it) is separated along it in double,
+ * from the float inputs; any other normal separates within its rounding. */
+static void test_primitive_line_hairline(void **state)
+{
+    (void)state;
+    test_rng rng = rng_seed(2027);
+    int along_line = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const double size = pow(10.0, rng_range(&rng, -2.0, 2.0));
+        const float round = rng_unit(&rng) < 0.5 ? 0.0f : (float)(size * rng_range(&rng, 0.0, 0.2));
+        mink_shape a = mink_box((float)(size * rng_range(&rng, 0.05, 1.0)), (float)(size * rng_range(&rng, 0.05, 1.0)),
+                                (float)(size * rng_range(&rng, 0.05, 1.0)), round);
+        const int family = i % 3;
+        mink_shape b = family == 0 ? mink_box((float)(size * rng_range(&rng, 0.05, 1.0)),
+                                              (float)(size * rng_range(&rng, 0.05, 1.0)),
+                                              (float)(size * rng_range(&rng, 0.05, 1.0)), 0.0f)
+                       : family == 1 ? mink_capsule((float)(size * rng_range(&rng, 0.05, 0.5)),
+                                                    (float)(size * rng_range(&rng, 0.0, 1.0)))
+                                     : mink_sphere((float)(size * rng_range(&rng, 0.05, 1.0)));
+        if (i % 2) {
+            const mink_shape t = a;
+            a = b, b = t;
+        }
+        const double far = rng_unit(&rng) < 0.3 ? pow(10.0, rng_range(&rng, 0.0, 4.0)) : 0.0;
+        mink_quat q[2] = {rng_quat(&rng), rng_quat(&rng)};
+        for (int k = 0; k < 2; ++k) {
+            const double off = 1.0 + rng_range(&rng, -1e-4, 1e-4);
+            q[k].x = (float)(q[k].x * off), q[k].y = (float)(q[k].y * off);
+            q[k].z = (float)(q[k].z * off), q[k].w = (float)(q[k].w * off);
+        }
+        const mink_pose pa = pose_make(dv_scale(rng_dir(&rng), far), q[0]);
+        const dv3 u = rng_dir(&rng);
+        /* B's origin along u where the shapes touch along u, +- a hair */
+        mink_pose pb = pose_make(dv_of(pa.p), q[1]);
+        const double touch = -gap_along(&a, &pa, &b, &pb, u);
+        const double hair = (rng_unit(&rng) < 0.5 ? -1.0 : 1.0) * pow(10.0, rng_range(&rng, -8.0, -3.0)) * (touch + size);
+        pb = pose_make(dv_add(dv_of(pa.p), dv_scale(u, touch + hair)), q[1]);
+        mink_result info;
+        const int hit = mink_intersect_ex(&a, &pa, &b, &pb, NULL, &info);
+        test_ctx("hairline %d (family %d): hair %.3g, hit %d", i, family, hair, hit);
+        assert_true(hit == 0 || hit == 1);
+        if (hit) continue;
+        const dv3 d = dv_sub(dv_of(pb.p), dv_of(pa.p)), n = dv_norm(dv_of(info.normal));
+        if (dv_dot(n, dv_norm(d)) > 1.0 - 5e-13) {
+            ++along_line;
+            assert_true(gap_along(&a, &pa, &b, &pb, dv_norm(d)) > 0.0);
+        } else {
+            assert_true(gap_along(&a, &pa, &b, &pb, n) > -1e-6 * (dv_len(d) + touch + size));
+        }
+    }
+    printf("hairline: %d pairs called separated along the line\n", along_line);
+    assert_true(along_line > 2000);
+}
+
 /* A flat hull from 2D points at z = 0, or a slab z = +-t when t > 0. */
 static mink_shape flat_hull(const double (*p)[2], int n, double dx, double dy, double t)
 {
@@ -879,6 +938,7 @@ int main(void)
         cmocka_unit_test(test_sphere_sphere),    cmocka_unit_test(test_sphere_box),
         cmocka_unit_test(test_capsule_capsule),  cmocka_unit_test(test_box_box),
         cmocka_unit_test(test_rounded_box_box),  cmocka_unit_test(test_primitive_intersect),
+        cmocka_unit_test(test_primitive_line_hairline),
         cmocka_unit_test(test_dyn4j_polygons),
         cmocka_unit_test(test_catto_segment),    cmocka_unit_test(test_identical_shapes),
         cmocka_unit_test(test_far_from_origin),  cmocka_unit_test(test_big_hull_sphere),
