@@ -24,6 +24,7 @@
 #include "manifold.h"
 #include "cache.h"
 #include "clip.h"
+#include "double_pair.h"
 #include "shape.h"
 #include "tolerance.h"
 
@@ -951,6 +952,7 @@ static int sat_pair(const mctx *c)
 typedef struct sat_candidates {
     feature face_a, face_b, edge;
     float second_a, second_b, second_edge;
+    float prefer; /* c->prefer; its size-relative part where the values came from double */
     int have_edge;
     int edge_checked; /* the edge's value came from the supports */
 } sat_candidates;
@@ -971,10 +973,10 @@ static int face_only_preferred(const mctx *c, float fs, v3 fn, float es, v3 en)
 
 static int decide(const mctx *c, const sat_candidates *k, feature *best, float *runner_up)
 {
-    const int use_b = k->face_b.s > k->face_a.s + c->prefer;
+    const int use_b = k->face_b.s > k->face_a.s + k->prefer;
     const feature *face = use_b ? &k->face_b : &k->face_a;
     const float face_second = maxf(use_b ? k->second_b : k->second_a, use_b ? k->face_a.s : k->face_b.s);
-    if (k->have_edge && k->edge.s > face->s + c->prefer) {
+    if (k->have_edge && k->edge.s > face->s + k->prefer) {
         /* an edge axis must hold as a plain separating axis: its
          * separation from the supports themselves */
         uint32_t id;
@@ -1048,6 +1050,76 @@ static inline v3 rot_column(const mctx *c, uint32_t j)
     return v3_make((&c->rot.r[0].x)[j], (&c->rot.r[1].x)[j], (&c->rot.r[2].x)[j]);
 }
 
+/* The separations of the cores of two boxes along axes of the box test
+ * (which[t]: 0-2 A's faces, 3-5 B's, 6 + 3 i + j the edges a_i x b_j), in
+ * double from the poses as given. */
+static void box_axes_in_double(const mctx *c, const uint32_t which[3], double out[3])
+{
+    dframe fa, fb;
+    dframe_of(c->pa_in, &fa);
+    dframe_of(c->pb_in, &fb);
+    double ax[2][3][3]; /* [box][k]: axis k in world */
+    for (int k = 0; k < 3; ++k)
+        for (int t = 0; t < 3; ++t) ax[0][k][t] = fa.r[t][k], ax[1][k][t] = fb.r[t][k];
+    const double d[3] = {fb.p[0] - fa.p[0], fb.p[1] - fa.p[1], fb.p[2] - fa.p[2]};
+    for (int t = 0; t < 3; ++t) {
+        double u[3];
+        if (which[t] < 6) {
+            const double *src = ax[which[t] / 3][which[t] % 3];
+            u[0] = src[0], u[1] = src[1], u[2] = src[2];
+        } else {
+            const double *p = ax[0][(which[t] - 6) / 3], *q = ax[1][(which[t] - 6) % 3];
+            u[0] = p[1] * q[2] - p[2] * q[1], u[1] = p[2] * q[0] - p[0] * q[2], u[2] = p[0] * q[1] - p[1] * q[0];
+        }
+        const double len = sqrt(dot3(u, u));
+        double s = fabs(dot3(d, u));
+        for (int k = 0; k < 3; ++k) s -= c->a->half[k] * fabs(dot3(ax[0][k], u)) + c->b->half[k] * fabs(dot3(ax[1][k], u));
+        out[t] = len > 0.0 ? s / len : -INFINITY;
+    }
+}
+
+/* Whether x beats y, preferred by c->prefer, only within the rounding
+ * part of the preference: the values cannot tell. */
+static int tie_in_doubt(const mctx *c, float x, float y)
+{
+    const float rounding = c->prefer - c->prefer_rel;
+    return x - y > c->prefer_rel - rounding && x - y <= c->prefer;
+}
+
+/* The preference's rounding part (8 eps S) can exceed the difference that
+ * tells two axes of the box test apart, for a small box far from the
+ * origin beside a large one (a 3 mm box 120 m out at a 60 m box's edge:
+ * the edge pair's overlap less than the face's by 1.4e-4, the rounding
+ * part 1.5e-4, their normals 0.17 rad apart). Where the face or edge pair
+ * the preference would pass over lies within that part of the one it
+ * takes, and their normals differ by more than 1e-3 rad, the three
+ * candidates are valued in double and only the size-relative part
+ * stands: 1 then (k's and sep[ie]'s values replaced, k->prefer lowered). */
+static __attribute__((noinline)) void box_ties_valued(const mctx *c, sat_candidates *k, uint32_t ie, float sep[BOX_SEPS])
+{
+    const uint32_t which[3] = {k->face_a.i >> 1, 3 + (k->face_b.i >> 1), ie};
+    double s[3];
+    box_axes_in_double(c, which, s);
+    k->face_a.s = (float)s[0], k->face_b.s = (float)s[1], sep[ie] = (float)s[2];
+    k->prefer = c->prefer_rel;
+}
+
+static int box_ties_in_double(const mctx *c, sat_candidates *k, uint32_t ie, float sep[BOX_SEPS])
+{
+    const float near_cos = 1.0f - 5e-7f; /* the normals within 1e-3 rad */
+    const feature *face = k->face_b.s > k->face_a.s + c->prefer ? &k->face_b : &k->face_a;
+    int doubt = tie_in_doubt(c, k->face_b.s, k->face_a.s) && v3_dot(k->face_a.n, k->face_b.n) < near_cos;
+    if (!doubt && tie_in_doubt(c, sep[ie], face->s)) { /* (no edge: -inf) */
+        const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
+        const v3 u = v3_cross(v3_make(i == 0, i == 1, i == 2), rot_column(c, j));
+        const float d = v3_dot(u, face->n);
+        doubt = d * d < near_cos * near_cos * v3_len2(u);
+    }
+    if (!doubt) return 0;
+    box_ties_valued(c, k, ie, sep);
+    return 1;
+}
+
 /* Two boxes: the 15 axes of the kernel's box test. */
 static int box_box_sat(const mctx *c, feature *best, float *runner_up)
 {
@@ -1089,9 +1161,11 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
         const float len = v3_len(u);
         if (len > 0.0f) k.second_edge = maxf(k.second_edge, sep[ie] - 2.0f * fabsf(v3_dot(u, c->pos)) / len);
     }
+    k.prefer = c->prefer;
+    const int exact = box_ties_in_double(c, &k, ie, sep);
     const float face_s = maxf(k.face_a.s, k.face_b.s);
-    if (!(sep[ie] > face_s + c->prefer)) {
-        const feature *face = k.face_b.s > k.face_a.s + c->prefer ? &k.face_b : &k.face_a;
+    if (!(sep[ie] > face_s + k.prefer)) {
+        const feature *face = k.face_b.s > k.face_a.s + k.prefer ? &k.face_b : &k.face_a;
         if (face->s > 0.0f && sep[ie] >= face->s - c->prefer) {
             /* decide's face_only_preferred, for the face decide would take */
             const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
@@ -1120,6 +1194,7 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
             add_edge(&k, &g);
             k.edge_checked = 1;
         } else if (edge_feature(c, arc_a, arc_b, &g)) {
+            if (exact) g.s = sep[ie];
             add_edge(&k, &g);
         }
     }
@@ -1183,6 +1258,7 @@ static int full_sat(const mctx *c, feature *best, float *runner_up)
     k.second_b = face_b.second;
     k.second_edge = edges.best.second;
     k.have_edge = k.edge_checked = 0;
+    k.prefer = c->prefer;
     /* near-parallel pairs and the scan's best, valued in double */
     for (uint32_t n = 0; n < edges.near_count; ++n) {
         feature g;
