@@ -197,6 +197,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
 
     out->overlap = 0;
     out->apart_proven = apart_at_start;
+    out->stalled = 0;
     out->status = MINK_OK;
 
     while (!apart_at_start) {
@@ -291,6 +292,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
                 }
             }
             out->overlap = stalled_at_origin(vdotw, vv, pair->scale);
+            out->stalled = !out->overlap;
             break;
         }
         const float next_vv = v4_len2(next);
@@ -319,6 +321,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
             s->bits = old_bits;
             s->lambda = old_lambda;
             out->overlap = stalled_at_origin(vdotw, vv, pair->scale);
+            out->stalled = !out->overlap;
             break;
         }
         s->lambda = next_lambda;

@@ -13,6 +13,8 @@ typedef struct simd_gjk_result {
     simd_simplex simplex;
     int apart_proven;     /* intersect: v's support plane clears the margin
                              (else "apart" is GJK's stall, unproven) */
+    int stalled;          /* apart, but stopped by rounding (a repeated
+                             point, no progress) before the bounds met */
     unsigned iterations;
     mink_status status;
 } simd_gjk_result;

@@ -239,6 +239,12 @@ static inline float mink_gjk_gap_tol(float small, float scale)
  * and stays well inside the tests' witness tolerance (1e-5 L). */
 #define BOX_INSIDE_REL 4e-6f
 
+/* ... and, for cores apart along a face axis, the other's point counts as
+ * over the face only within this tilt of the normal it would give (the
+ * distance a point beside the face by t over the separation): FORMAT.md
+ * holds normals to 2e-3. */
+#define BOX_OVER_TILT 5e-4f
+
 /* An edge-edge axis must beat the best face axis by this times S to be
  * chosen: face axes give simpler, better-conditioned witnesses, and the
  * depth changes by at most this much. */

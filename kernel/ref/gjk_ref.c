@@ -180,6 +180,7 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
 
     out->overlap = 0;
     out->apart_proven = 0;
+    out->stalled = 0;
     out->status = MINK_OK;
     out->iterations = 0;
 
@@ -274,6 +275,7 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
                 }
             }
             out->overlap = stalled_at_origin(vw, vv, pair->scale);
+            out->stalled = !out->overlap;
             break;
         }
 
@@ -296,6 +298,7 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
             }
             *s = before;
             out->overlap = stalled_at_origin(vw, vv, pair->scale);
+            out->stalled = !out->overlap;
             break;
         }
         v = next;

@@ -19,6 +19,8 @@ typedef struct ref_gjk_result {
     ref_simplex simplex;   /* terminal simplex and its weights              */
     int apart_proven;      /* intersect: v's support plane clears the margin
                               (else "apart" is GJK's stall, unproven)        */
+    int stalled;           /* apart, but stopped by rounding (a repeated
+                              point, no progress) before the bounds met      */
     unsigned iterations;
     mink_status status;
 } ref_gjk_result;
