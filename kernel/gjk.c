@@ -292,7 +292,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
                 }
             }
             out->overlap = stalled_at_origin(vdotw, vv, pair->scale);
-            out->stalled = !out->overlap;
+            out->stalled = !out->overlap && !converged;
             break;
         }
         const float next_vv = v4_len2(next);
@@ -321,7 +321,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
             s->bits = old_bits;
             s->lambda = old_lambda;
             out->overlap = stalled_at_origin(vdotw, vv, pair->scale);
-            out->stalled = !out->overlap;
+            out->stalled = !out->overlap && !converged;
             break;
         }
         s->lambda = next_lambda;

@@ -275,7 +275,7 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
                 }
             }
             out->overlap = stalled_at_origin(vw, vv, pair->scale);
-            out->stalled = !out->overlap;
+            out->stalled = !out->overlap && !converged;
             break;
         }
 
@@ -298,7 +298,7 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
             }
             *s = before;
             out->overlap = stalled_at_origin(vw, vv, pair->scale);
-            out->stalled = !out->overlap;
+            out->stalled = !out->overlap && !converged;
             break;
         }
         v = next;
