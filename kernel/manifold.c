@@ -1097,34 +1097,6 @@ static __attribute__((noinline)) double core_gap_double(const mctx *c, v3 n)
     return (low_b - top_a) / len;
 }
 
-/* The separations of the cores of two boxes along axes of the box test
- * (which[t]: 0-2 A's faces, 3-5 B's, 6 + 3 i + j the edges a_i x b_j), in
- * double from the poses as given. */
-static void box_axes_in_double(const mctx *c, const uint32_t which[3], double out[3])
-{
-    dframe fa, fb;
-    dframe_of(c->pa_in, &fa);
-    dframe_of(c->pb_in, &fb);
-    double ax[2][3][3]; /* [box][k]: axis k in world */
-    for (int k = 0; k < 3; ++k)
-        for (int t = 0; t < 3; ++t) ax[0][k][t] = fa.r[t][k], ax[1][k][t] = fb.r[t][k];
-    const double d[3] = {fb.p[0] - fa.p[0], fb.p[1] - fa.p[1], fb.p[2] - fa.p[2]};
-    for (int t = 0; t < 3; ++t) {
-        double u[3];
-        if (which[t] < 6) {
-            const double *src = ax[which[t] / 3][which[t] % 3];
-            u[0] = src[0], u[1] = src[1], u[2] = src[2];
-        } else {
-            const double *p = ax[0][(which[t] - 6) / 3], *q = ax[1][(which[t] - 6) % 3];
-            u[0] = p[1] * q[2] - p[2] * q[1], u[1] = p[2] * q[0] - p[0] * q[2], u[2] = p[0] * q[1] - p[1] * q[0];
-        }
-        const double len = sqrt(dot3(u, u));
-        double s = fabs(dot3(d, u));
-        for (int k = 0; k < 3; ++k) s -= c->a->half[k] * fabs(dot3(ax[0][k], u)) + c->b->half[k] * fabs(dot3(ax[1][k], u));
-        out[t] = len > 0.0 ? s / len : -INFINITY;
-    }
-}
-
 /* Whether x beats y, preferred by c->prefer, only within the rounding
  * part of the preference: the values cannot tell. */
 static int tie_in_doubt(const mctx *c, float x, float y)
@@ -1140,14 +1112,16 @@ static int tie_in_doubt(const mctx *c, float x, float y)
  * part 1.5e-4, their normals 0.17 rad apart). Where the face or edge pair
  * the preference would pass over lies within that part of the one it
  * takes, and their normals differ by more than 1e-3 rad, the three
- * candidates are valued in double and only the size-relative part
- * stands: 1 then (k's and sep[ie]'s values replaced, k->prefer lowered). */
+ * candidates are valued along their axes in double (core_gap_double) and
+ * only the size-relative part stands: 1 then (k's and sep[ie]'s values
+ * replaced, k->prefer lowered). */
 static __attribute__((noinline)) void box_ties_valued(const mctx *c, sat_candidates *k, uint32_t ie, float sep[BOX_SEPS])
 {
-    const uint32_t which[3] = {k->face_a.i >> 1, 3 + (k->face_b.i >> 1), ie};
-    double s[3];
-    box_axes_in_double(c, which, s);
-    k->face_a.s = (float)s[0], k->face_b.s = (float)s[1], sep[ie] = (float)s[2];
+    k->face_a.s = (float)core_gap_double(c, k->face_a.n);
+    k->face_b.s = (float)core_gap_double(c, k->face_b.n);
+    const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
+    const v3 u = v3_cross(v3_make(i == 0, i == 1, i == 2), rot_column(c, j));
+    sep[ie] = (float)core_gap_double(c, v3_dot(u, c->pos) < 0.0f ? v3_neg(u) : u);
     k->prefer = c->prefer_rel;
 }
 
