@@ -36,6 +36,15 @@ typedef struct mink_double_closest {
  * pair's scale is close enough to contact for float to be in doubt. */
 static inline int mink_double_near(float dc, float scale) { return dc < MINK_DOUBLE_NEAR_REL * scale; }
 
+/* Whether EPA's float depth is too coarse for the smaller shape: its gain
+ * tolerance (MINK_EPA_GAIN_REL S) above MINK_EPA_SMALL_REL of the smaller
+ * shape's size (extent plus radius), a tenth of the local tolerance. */
+static inline int mink_epa_coarse(const mink_shape *a, const mink_shape *b, float scale)
+{
+    const float ea = a->extent + a->radius, eb = b->extent + b->radius;
+    return MINK_EPA_GAIN_REL * scale > MINK_EPA_SMALL_REL * (ea < eb ? ea : eb);
+}
+
 /* Whether a float answer with core distance dc is in doubt: cores near
  * contact, or rounded shapes (radii summing to margin) touching. */
 static inline int mink_double_doubt(float dc, float margin, float scale)

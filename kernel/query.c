@@ -851,7 +851,8 @@ MINK_ALWAYS_INLINE mink_status penetration(const mink_shape *a, const mink_pose 
      * out of room (its answer then the best face so far, which may fall
      * short of D: two needles 10 % too shallow), answered in double where
      * it can be: EPA's face if it bounds D, else EPA from the start */
-    if ((mink_double_near(e.depth, q.pair.scale) || e.status != MINK_OK) &&
+    if ((mink_double_near(e.depth, q.pair.scale) || e.status != MINK_OK ||
+         mink_epa_coarse(q.pair.a, q.pair.b, q.pair.scale)) &&
         mink_depth_double(q.pair.a, q.pose_a, q.pair.b, q.pose_b, e.has_face ? e.face_ia : NULL, e.face_ib,
                           e.has_start ? 15u : start_bits, e.has_start ? e.start_ia : start_ids[0],
                           e.has_start ? e.start_ib : start_ids[1], hull_support, &d)) {
