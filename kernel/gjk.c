@@ -219,7 +219,10 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
             dir = v;
             dir_inv_h = 1.0f;
             vv = v4_len2(v);
-            if (resolves++ >= MINK_GJK_MAX_RESOLVES) break;
+            if (resolves++ >= MINK_GJK_MAX_RESOLVES) {
+                out->stalled = !converged; /* the resolves spent on a flat tetrahedron */
+                break;
+            }
         }
         /* the origin on the simplex up to rounding, or (intersect) cores
          * within the margin: |v| bounds the core distance from above */

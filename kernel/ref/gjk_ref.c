@@ -219,7 +219,10 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
                 break;
             }
             v = exact; /* the double answer, whether or not the loop goes on */
-            if (resolves++ >= MINK_GJK_MAX_RESOLVES) break;
+            if (resolves++ >= MINK_GJK_MAX_RESOLVES) {
+                out->stalled = !converged; /* the resolves spent on a flat tetrahedron */
+                break;
+            }
         }
         const float vv = v3_len2(v);
         /* The origin on the simplex up to rounding: the cores touch. */
