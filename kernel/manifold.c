@@ -1109,62 +1109,44 @@ static int tie_in_doubt(const mctx *c, float x, float y)
 }
 
 /* The preference's rounding part (8 eps S) can exceed the difference that
- * tells two axes of the box test apart, for a small box far from the
- * origin beside a large one (a 3 mm box 120 m out at a 60 m box's edge:
- * the edge pair's overlap less than the face's by 1.4e-4, the rounding
- * part 1.5e-4, their normals 0.17 rad apart). Where the face or edge pair
- * the preference would pass over lies within that part of the one it
- * takes, and their normals differ by more than 1e-3 rad, the three
- * candidates are valued along their axes in double (core_gap_double) and
- * only the size-relative part stands: 1 then (k's and sep[ie]'s values
- * replaced, k->prefer lowered). */
-static __attribute__((noinline)) void box_ties_valued(const mctx *c, sat_candidates *k, uint32_t ie, float sep[BOX_SEPS])
-{
-    k->face_a.s = (float)core_gap_double(c, k->face_a.n);
-    k->face_b.s = (float)core_gap_double(c, k->face_b.n);
-    const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
-    const v3 u = v3_cross(v3_make(i == 0, i == 1, i == 2), rot_column(c, j));
-    sep[ie] = (float)core_gap_double(c, v3_dot(u, c->pos) < 0.0f ? v3_neg(u) : u);
-    k->prefer = c->prefer_rel;
-}
-
-static int box_ties_in_double(const mctx *c, sat_candidates *k, uint32_t ie, float sep[BOX_SEPS])
+ * tells two candidate axes apart, for a small shape far from the origin
+ * beside a large one (a 3 mm box 120 m out at a 60 m box's edge: the edge
+ * pair's overlap less than the face's by 1.4e-4, the rounding part
+ * 1.5e-4, their normals 0.17 rad apart). Where the face or edge pair the
+ * preference would pass over lies within that part of the one it takes,
+ * and their normals differ by more than 1e-3 rad, the face of A, the face
+ * of B and the edge pair (axis edge_n, value *edge_s; none: -inf) are
+ * valued along their axes in double (core_gap_double) and only the
+ * size-relative part stands: 1 then (the values replaced, k->prefer
+ * lowered). */
+static int ties_in_double(const mctx *c, sat_candidates *k, v3 edge_n, float *edge_s)
 {
     const float near_cos = 1.0f - 5e-7f; /* the normals within 1e-3 rad */
     const feature *face = k->face_b.s > k->face_a.s + c->prefer ? &k->face_b : &k->face_a;
     int doubt = tie_in_doubt(c, k->face_b.s, k->face_a.s) && v3_dot(k->face_a.n, k->face_b.n) < near_cos;
-    if (!doubt && tie_in_doubt(c, sep[ie], face->s)) { /* (no edge: -inf) */
-        const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
-        const v3 u = v3_cross(v3_make(i == 0, i == 1, i == 2), rot_column(c, j));
-        const float d = v3_dot(u, face->n);
-        doubt = d * d < near_cos * near_cos * v3_len2(u);
+    if (!doubt && tie_in_doubt(c, *edge_s, face->s)) {
+        const float d = v3_dot(edge_n, face->n);
+        doubt = d * d < near_cos * near_cos * v3_len2(edge_n);
     }
     if (!doubt) return 0;
-    box_ties_valued(c, k, ie, sep);
+    k->face_a.s = (float)core_gap_double(c, k->face_a.n);
+    k->face_b.s = (float)core_gap_double(c, k->face_b.n);
+    if (*edge_s > -INFINITY) *edge_s = (float)core_gap_double(c, edge_n);
+    k->prefer = c->prefer_rel;
     return 1;
 }
 
-/* The same for the full test's candidates (hulls): a face of A, a face of
- * B and the best edge pair, each valued along its own axis in double
- * (core_gap_double: the support separation along that axis). */
-static __attribute__((noinline)) void sat_ties_valued(const mctx *c, sat_candidates *k)
+/* The same for the box test's candidates: the best edge pair a_i x b_j
+ * (ie), turned towards B. */
+static int box_ties_in_double(const mctx *c, sat_candidates *k, uint32_t ie, float sep[BOX_SEPS])
 {
-    k->face_a.s = (float)core_gap_double(c, k->face_a.n);
-    k->face_b.s = (float)core_gap_double(c, k->face_b.n);
-    if (k->have_edge) k->edge.s = (float)core_gap_double(c, k->edge.n);
-    k->prefer = c->prefer_rel;
-}
-
-static void sat_ties_in_double(const mctx *c, sat_candidates *k)
-{
-    const float near_cos = 1.0f - 5e-7f; /* the normals within 1e-3 rad */
-    const feature *face = k->face_b.s > k->face_a.s + c->prefer ? &k->face_b : &k->face_a;
-    int doubt = tie_in_doubt(c, k->face_b.s, k->face_a.s) && v3_dot(k->face_a.n, k->face_b.n) < near_cos;
-    if (!doubt && k->have_edge && tie_in_doubt(c, k->edge.s, face->s)) {
-        const float d = v3_dot(k->edge.n, face->n);
-        doubt = d * d < near_cos * near_cos * v3_len2(k->edge.n);
-    }
-    if (doubt) sat_ties_valued(c, k);
+    /* (the edge's axis made only for a tie: this runs on every box pair) */
+    const float face_s = k->face_b.s > k->face_a.s + c->prefer ? k->face_b.s : k->face_a.s;
+    if (!tie_in_doubt(c, k->face_b.s, k->face_a.s) && !tie_in_doubt(c, sep[ie], face_s)) return 0;
+    if (!(sep[ie] > -INFINITY)) return ties_in_double(c, k, v3_make(0.0f, 0.0f, 0.0f), &sep[ie]);
+    const uint32_t i = (ie - 6) / 3, j = (ie - 6) % 3;
+    const v3 u = v3_cross(v3_make(i == 0, i == 1, i == 2), rot_column(c, j));
+    return ties_in_double(c, k, v3_dot(u, c->pos) < 0.0f ? v3_neg(u) : u, &sep[ie]);
 }
 
 /* Two boxes: the 15 axes of the kernel's box test. */
@@ -1315,7 +1297,8 @@ static int full_sat(const mctx *c, feature *best, float *runner_up)
         feature g;
         if (edge_feature(c, edges.best.i, edges.best.j, &g)) add_edge(&k, &g);
     }
-    sat_ties_in_double(c, &k);
+    float no_edge = -INFINITY;
+    ties_in_double(c, &k, k.have_edge ? k.edge.n : v3_make(0.0f, 0.0f, 0.0f), k.have_edge ? &k.edge.s : &no_edge);
     return decide(c, &k, best, runner_up);
 }
 
