@@ -1,5 +1,6 @@
 /* GJK in double precision near contact (gjk_double.h). */
 #include "gjk_double.h"
+#include "core_features.h"
 #include "double_pair.h"
 
 #include <float.h>
@@ -276,4 +277,108 @@ mink_status mink_penetration_checked(const mink_shape *a, const mink_pose *pa, c
     if (!(answer_excess(a, pa, b, pb, &w, hull_support) < excess)) return status;
     *out = w; /* with its own counts: each query's iterations stay within the caps */
     return ws;
+}
+
+/* ------------------------------------------------------------ slivers */
+
+/* A shape's side of a simplex: its distinct feature ids (1 to 3) and points. */
+typedef struct sliver_feature {
+    const mink_shape *s;
+    uint32_t id[3], count;
+    v3 p[3];
+} sliver_feature;
+
+static uint32_t distinct_ids(const uint32_t ids[], unsigned n, uint32_t out[3])
+{
+    uint32_t count = 0;
+    for (unsigned i = 0; i < n; ++i) {
+        uint32_t k = 0;
+        while (k < count && out[k] != ids[i]) ++k;
+        if (k == count) out[count++] = ids[i];
+    }
+    return count;
+}
+
+/* A box's corner or a hull's point (ids of a box: corner bits zyx). */
+static v3 sliver_core_point(const mink_shape *s, uint32_t id)
+{
+    if (s->type == MINK_SHAPE_BOX) return core_box_corner(s, id);
+    return v3_make(s->x[id], s->y[id], s->z[id]);
+}
+
+/* |r|^2 off the line through the origin along e (its point when e is 0). */
+static float off_line2(v3 r, v3 e)
+{
+    const float e2 = v3_len2(e);
+    return e2 > 0.0f ? v3_len2(v3_cross(r, e)) / e2 : v3_len2(r);
+}
+
+/* Whether point id of the shape, not the feature's, lies within band of the
+ * feature's support along d (hi) and within `lateral` of the feature (its
+ * point, or a line through two of its points). */
+static int sliver_point(const sliver_feature *f, uint32_t id, v3 d, float hi, float band, float lateral)
+{
+    const v3 p = sliver_core_point(f->s, id);
+    if (!(v3_dot(p, d) >= hi - band)) return 0;
+    for (uint32_t k = 0; k < f->count; ++k)
+        if (id == f->id[k]) return 0;
+    float off2 = v3_len2(v3_sub(p, f->p[0]));
+    for (uint32_t i = 0; i < f->count; ++i)
+        for (uint32_t j = i + 1; j < f->count; ++j) {
+            const float o = off_line2(v3_sub(p, f->p[i]), v3_sub(f->p[j], f->p[i]));
+            off2 = o < off2 ? o : off2;
+        }
+    return off2 <= lateral * lateral;
+}
+
+/* One shape's side of mink_sliver_doubt: a box or a hull with faces, its
+ * feature on a face narrower than `lateral` (mink_sliver_side). */
+static int sliver_beside(sliver_feature *f, const float dir[3], float band, float lateral)
+{
+    const mink_shape *s = f->s;
+    if (!mink_sliver_side(s, f->id, f->count, lateral)) return 0;
+    const v3 d = v3_make(dir[0], dir[1], dir[2]);
+    float hi = -FLT_MAX;
+    for (uint32_t k = 0; k < f->count; ++k) {
+        f->p[k] = sliver_core_point(s, f->id[k]);
+        const float h = v3_dot(f->p[k], d);
+        hi = h > hi ? h : hi;
+    }
+    /* a sliver in the feature itself: a point beside the line of the two others */
+    if (f->count == 3)
+        for (uint32_t k = 0; k < 3; ++k) {
+            const v3 p = f->p[k], p1 = f->p[(k + 1) % 3], p2 = f->p[(k + 2) % 3];
+            if (v3_dot(p, d) >= hi - band && off_line2(v3_sub(p, p1), v3_sub(p2, p1)) <= lateral * lateral) return 1;
+        }
+    if (s->type == MINK_SHAPE_BOX) {
+        for (uint32_t id = 0; id < 8; ++id)
+            if (sliver_point(f, id, d, hi, band, lateral)) return 1;
+        return 0;
+    }
+    /* a hull: the points of the narrow faces around the feature's points */
+    const hull_topology *t = s->topology;
+    const uint32_t *around_first = hull_point_first(t), *around = hull_point_face(t);
+    const uint32_t *loop_first = hull_face_first(t), *loop = hull_face_vertex(t);
+    const float *face_thin = hull_face_thin(t);
+    for (uint32_t k = 0; k < f->count; ++k)
+        for (uint32_t i = around_first[f->id[k]]; i < around_first[f->id[k] + 1]; ++i) {
+            const uint32_t face = around[i];
+            if (face_thin[face] < lateral)
+                for (uint32_t j = loop_first[face]; j < loop_first[face + 1]; ++j)
+                    if (sliver_point(f, loop[j], d, hi, band, lateral)) return 1;
+        }
+    return 0;
+}
+
+int mink_sliver_doubt(const mink_shape *a, const float da[3], const uint32_t ia[], const mink_shape *b,
+                      const float db[3], const uint32_t ib[], unsigned n, float scale)
+{
+    if (!mink_sliver_features(a, ia, b, ib, n, scale)) return 0;
+    sliver_feature fa, fb;
+    fa.s = a;
+    fb.s = b;
+    fa.count = distinct_ids(ia, n, fa.id);
+    fb.count = distinct_ids(ib, n, fb.id);
+    const float band = MINK_GJK_TIE_ROUNDING * FLT_EPSILON * scale, lateral = mink_sliver_width(scale);
+    return sliver_beside(&fa, da, band, lateral) || sliver_beside(&fb, db, band, lateral);
 }

@@ -15,8 +15,11 @@
 #ifndef MINK_GJK_DOUBLE_H
 #define MINK_GJK_DOUBLE_H
 
+#include "hull.h"
 #include "mink/mink.h"
 #include "tolerance.h"
+
+#include <float.h>
 
 #include <stdint.h>
 
@@ -53,6 +56,78 @@ static inline int mink_double_doubt(float dc, float margin, float scale)
     return mink_double_near(dc, scale) || (dc - margin < touch && margin - dc < touch);
 }
 
+/* The sliver check's width: mink_sliver_doubt looks only at shapes with a
+ * face narrower than this (S: the pair's scale). */
+static inline float mink_sliver_width(float scale)
+{
+    return MINK_GJK_TIE_ROUNDING * FLT_EPSILON * scale / MINK_SLIVER_ANGLE;
+}
+
+/* A core's narrowest face: a box's smallest side, a hull's (hull.h);
+ * FLT_MAX for cores without faces. */
+static inline float mink_core_thin(const mink_shape *s)
+{
+    if (s->type == MINK_SHAPE_BOX) {
+        const float h = s->half[0] < s->half[1] ? s->half[0] : s->half[1];
+        return 2.0f * (h < s->half[2] ? h : s->half[2]);
+    }
+    return s->type == MINK_SHAPE_HULL && s->topology ? s->topology->thin : FLT_MAX;
+}
+
+/* How many distinct ids ids[0..n-1] (n <= 4) hold. */
+static inline unsigned mink_distinct_ids(const uint32_t ids[], unsigned n)
+{
+    unsigned count = 0;
+    for (unsigned i = 0; i < n; ++i) {
+        unsigned j = 0;
+        while (j < i && ids[j] != ids[i]) ++j;
+        count += j == i;
+    }
+    return count;
+}
+
+/* Whether one of the points ids[0..n-1] of a core (a box or a hull) lies
+ * on a face narrower than width. */
+static inline int mink_sliver_side(const mink_shape *s, const uint32_t ids[], unsigned n, float width)
+{
+    if (!(mink_core_thin(s) < width)) return 0;
+    const int box = s->type == MINK_SHAPE_BOX;
+    const float *point_thin = box ? NULL : hull_point_thin(s->topology);
+    int narrow = box;
+    for (unsigned i = 0; i < n; ++i) {
+        if (ids[i] >= (box ? 8u : s->count)) return 0; /* never a valid simplex's */
+        narrow |= !box && point_thin[ids[i]] < width;
+    }
+    return narrow;
+}
+
+/* mink_sliver_doubt's test of the features alone, before any geometry
+ * (inline: most answers stop here): a vertex or an edge of D, or a
+ * triangle mixing more features than a face of D has (a vertex and a face,
+ * or two edges: five or more distinct points), with a point on a narrow
+ * face of its core. */
+static inline int mink_sliver_features(const mink_shape *a, const uint32_t ia[], const mink_shape *b,
+                                       const uint32_t ib[], unsigned n, float scale)
+{
+    if (n == 0 || n > 3) return 0;
+    if (n == 3 && mink_distinct_ids(ia, 3) + mink_distinct_ids(ib, 3) < 5) return 0;
+    const float width = mink_sliver_width(scale);
+    return mink_sliver_side(a, ia, n, width) || mink_sliver_side(b, ib, n, width);
+}
+
+/* Whether a separated float answer may lie beside a sliver: GJK ended on
+ * a vertex or an edge of D, or on a triangle mixing more features than a
+ * face of D has (n simplex points, their features ia[i] of A and ib[i] of
+ * B), and a core point next to A's or B's feature (on a face around it)
+ * lies within MINK_GJK_TIE_ROUNDING eps S of the support along da (A's
+ * frame, unit, towards B) or db (B's frame, unit, towards A), and within
+ * that over MINK_SLIVER_ANGLE of the feature. Float rounding hides such a
+ * point from GJK, and a face through it that holds the closest point turns
+ * the normal by up to the band over its width (needles' and planks' faces
+ * 0.1 mm wide: 2-10 mrad). */
+int mink_sliver_doubt(const mink_shape *a, const float da[3], const uint32_t ia[], const mink_shape *b,
+                      const float db[3], const uint32_t ib[], unsigned n, float scale);
+
 /* A kernel's hull scan: the index of the hull's support point along d
  * (the hull's frame). */
 typedef uint32_t (*mink_hull_support_fn)(const mink_shape *hull, const float d[3]);
@@ -82,7 +157,9 @@ int mink_epa_double(const mink_shape *a, const mink_pose *pa, const mink_shape *
 /* A shallow depth in double, either kernel: EPA's closest face (face_ia,
  * face_ib; NULL when EPA has none) if its plane bounds D, else EPA again
  * from the tetrahedron EPA started from (start_bits 15: all four points
- * there, also when float EPA found it flat). 0: neither answers. */
+ * there, also when float EPA found it flat), else GJK in double from the
+ * start's points: its distance when the cores are apart in double, or EPA
+ * from its tetrahedron. 0: none answers. */
 int mink_depth_double(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                       const uint32_t *face_ia, const uint32_t *face_ib, unsigned start_bits,
                       const uint32_t start_ia[4], const uint32_t start_ib[4], mink_hull_support_fn hull_support,

@@ -42,6 +42,8 @@ struct mink_hull_topology {
     uint32_t ends[2];       /* HULL_SEGMENT / HULL_POINT: the extreme points         */
     float size;             /* the points' bounding-box diagonal                     */
     float merge_tol;        /* distance within which points were taken as coplanar  */
+    float thin;             /* the narrowest face's width (off_face_thin's least;
+                               FLT_MAX without faces)                                */
     /* byte offsets from this header */
     uint32_t off_plane;        /* float nx[face_padded], ny[], nz[], d[]: unit outward
                                   normal and offset, every point p has n.p <= d and
@@ -70,6 +72,11 @@ struct mink_hull_topology {
                                   corner[HULL_CLIMB_SEEDS]: the corners furthest
                                   along fixed directions spread over the sphere,
                                   where a climb starts                               */
+    uint32_t off_face_thin;    /* float [face_count]: each face's width, the least
+                                  over its sides of its corners' largest distance
+                                  from the side's line (gjk_double.h's slivers)     */
+    uint32_t off_point_thin;   /* float [point_count]: the narrowest face around each
+                                  point (FLT_MAX in no face)                         */
     uint32_t bytes;            /* bytes used from the header on                      */
 };
 typedef struct mink_hull_topology hull_topology;
@@ -180,6 +187,17 @@ static inline const float *hull_seed(const hull_topology *t, unsigned k) /* k: 0
 {
     return (const float *)((const char *)t + t->off_seed) + (size_t)k * HULL_CLIMB_SEEDS;
 }
+
+static inline const float *hull_face_thin(const hull_topology *t)
+{
+    return (const float *)((const char *)t + t->off_face_thin);
+}
+
+static inline const float *hull_point_thin(const hull_topology *t)
+{
+    return (const float *)((const char *)t + t->off_point_thin);
+}
+
 static inline const uint32_t *hull_seed_corner(const hull_topology *t)
 {
     return (const uint32_t *)((const char *)t + t->off_seed) + (size_t)3 * HULL_CLIMB_SEEDS;

@@ -59,7 +59,8 @@ enum { SEEN_NOT = 0, SEEN_VISIBLE = 1, SEEN_HIDDEN = 2 };
  * 2V - 4 triangles and 3V - 6 edges, so at most 2n faces, 6n loop entries
  * (two per edge) and 3n arcs (a flat polygon: 2n entries, 2n arcs). */
 typedef struct hull_layout {
-    size_t plane, face_first, face_vertex, point_first, point_face, arc, arc_point, zone, weld, climb, total;
+    size_t plane, face_first, face_vertex, point_first, point_face, arc, arc_point, zone, weld, climb, face_thin,
+        point_thin, total;
     uint32_t tri_cap, loop_cap;
 } hull_layout;
 
@@ -110,7 +111,12 @@ static int layout_of(uint32_t n, hull_layout *L)
     L->climb = (size_t)off;
     if (N >= HULL_CLIMB_MIN_POINTS)
         off += round64(sizeof(hull_climb_block) * hull_climb_blocks(N)) + round64(4 * N) + round64(16 * HULL_CLIMB_SEEDS);
-    if (off > SIZE_MAX) return 0;
+    /* the faces' widths and the narrowest face around each point (face_widths) */
+    L->face_thin = (size_t)off;
+    off += round64(4 * tris);
+    L->point_thin = (size_t)off;
+    off += round64(4 * N);
+    if (off > UINT32_MAX) return 0;
     L->total = (size_t)off;
     L->tri_cap = (uint32_t)tris;
     L->loop_cap = (uint32_t)loops;
@@ -1419,6 +1425,45 @@ static const hull_topology *finish(builder *b, hull_topology *h, uint32_t fp, ui
     return h;
 }
 
+/* Each face's width, each point's narrowest face and the narrowest of all
+ * (hull.h's thin, off_face_thin, off_point_thin), from the finished loops. */
+static void face_widths(const builder *b, hull_topology *h)
+{
+    const uint32_t *first = hull_face_first(h), *loop = hull_face_vertex(h);
+    float *face_thin = (float *)(b->base + b->L.face_thin), *point_thin = (float *)(b->base + b->L.point_thin);
+    for (uint32_t i = 0; i < b->n; ++i) point_thin[i] = FLT_MAX;
+    h->off_face_thin = (uint32_t)b->L.face_thin;
+    h->off_point_thin = (uint32_t)b->L.point_thin;
+    h->bytes = (uint32_t)(b->L.point_thin + 4 * (size_t)b->n); /* the last array */
+    double thin = FLT_MAX;
+    for (uint32_t f = 0; f < h->face_count; ++f) {
+        const uint32_t k0 = first[f], size = first[f + 1] - k0;
+        double width2 = DBL_MAX;
+        for (uint32_t i = 0; i < size; ++i) {
+            double p[3], q[3], e[3], widest = 0.0;
+            point_of(b, loop[k0 + i], p);
+            point_of(b, loop[k0 + (i + 1) % size], q);
+            sub3(q, p, e);
+            const double e2 = dot3(e, e);
+            for (uint32_t j = 0; j < size; ++j) {
+                double r[3], c[3];
+                point_of(b, loop[k0 + j], q);
+                sub3(q, p, r);
+                cross3(r, e, c);
+                const double off2 = e2 > 0.0 ? dot3(c, c) / e2 : dot3(r, r);
+                if (off2 > widest) widest = off2;
+            }
+            if (widest < width2) width2 = widest;
+        }
+        const float width = (float)sqrt(width2);
+        face_thin[f] = width;
+        for (uint32_t i = 0; i < size; ++i)
+            if (width < point_thin[loop[k0 + i]]) point_thin[loop[k0 + i]] = width;
+        if (width < thin) thin = width;
+    }
+    h->thin = (float)thin;
+}
+
 /* Hill climbing's blocks and seeds (hull.h) in their own space; the
  * corner numbers and each point's successors in its loops are worked out
  * in the zone, free once the arrays are compacted (they end before it).
@@ -1503,6 +1548,7 @@ static hull_topology *header(builder *b, hull_kind kind)
     h->point_count = b->n;
     h->size = (float)b->size;
     h->merge_tol = (float)b->tol;
+    h->thin = FLT_MAX;
     return h;
 }
 
@@ -1515,7 +1561,9 @@ static const hull_topology *build_ends(builder *b, hull_kind kind, uint32_t e0, 
     uint32_t *ff = (uint32_t *)(b->base + b->L.face_first);
     ff[0] = 0;
     (void)point_index(b, 0);
-    return finish(b, h, 0, 0);
+    finish(b, h, 0, 0);
+    face_widths(b, h);
+    return h;
 }
 
 /* Renumbers the live triangles breadth first over their edges (in place,
@@ -1598,6 +1646,7 @@ static const hull_topology *build_solid(builder *b, const uint32_t s[4])
     h->vertex_count = point_index(b, F);
     finish(b, h, fp, ap);
     climb_index(b, h);
+    face_widths(b, h);
     return h;
 }
 
@@ -1712,7 +1761,9 @@ static const hull_topology *build_flat(builder *b, uint32_t i0, uint32_t i1, con
     h->arc_padded = ap;
     h->loop_count = 2 * m;
     h->vertex_count = point_index(b, 2);
-    return finish(b, h, fp, ap);
+    finish(b, h, fp, ap);
+    face_widths(b, h);
+    return h;
 }
 
 /* The heights of the points over the plane through p0 with unit normal n:

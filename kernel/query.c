@@ -164,15 +164,39 @@ static void run_gjk(simd_query *q, simd_gjk_mode mode, simd_gjk_result *g)
     mink_simd_gjk(&q->pair, mode, mode == SIMD_GJK_INTERSECT ? q->ra + q->rb : 0.0f, v0, q->seed, q->nseed, g);
 }
 
+/* GJK's simplex beside a sliver (mink_sliver_doubt), from |v| = dc > 0:
+ * the narrowest faces first (inline), then the features, then the
+ * geometry. */
+static __attribute__((noinline)) int beside_sliver_features(const simd_query *q, const simd_gjk_result *g, float dc)
+{
+    uint32_t ia[4], ib[4];
+    unsigned n = 0;
+    for (unsigned i = 0; i < 4; ++i)
+        if (g->simplex.bits >> i & 1u) ia[n] = g->simplex.vert[i].ia, ib[n] = g->simplex.vert[i].ib, ++n;
+    if (!mink_sliver_features(q->pair.a, ia, q->pair.b, ib, n, q->pair.scale)) return 0;
+    const v4 u = v4_scale(g->v, 1.0f / dc), ub = rot_apply_t(q->pair.row, v4_neg(u));
+    const float da[3] = {v4_x(u), v4_y(u), v4_z(u)}, db[3] = {v4_x(ub), v4_y(ub), v4_z(ub)};
+    return mink_sliver_doubt(q->pair.a, da, ia, q->pair.b, db, ib, n, q->pair.scale);
+}
+
+MINK_ALWAYS_INLINE int beside_sliver(const simd_query *q, const simd_gjk_result *g, float dc)
+{
+    const float width = mink_sliver_width(q->pair.scale);
+    return (mink_core_thin(q->pair.a) < width || mink_core_thin(q->pair.b) < width) &&
+           beside_sliver_features(q, g, dc);
+}
+
 /* Whether the float answer is too close to contact for float: an overlap
  * that only the touching band or a stall decided (no tetrahedron holds the
  * origin), or cores near contact, or rounded shapes touching
  * (mink_double_doubt), or cores apart where GJK stalled before its bounds
  * met (query_ref.c: the reference stopped 10 % long on a 1 mm hull by a
- * plank). dc: |v|. */
-static int in_doubt(const simd_query *q, const simd_gjk_result *g, float dc)
+ * plank), or GJK ended beside a sliver (mink_sliver_doubt). dc: |v|. */
+MINK_ALWAYS_INLINE int in_doubt(const simd_query *q, const simd_gjk_result *g, float dc)
 {
-    return g->overlap ? g->simplex.bits != 15u : g->stalled || mink_double_doubt(dc, q->ra + q->rb, q->pair.scale);
+    if (g->overlap) return g->simplex.bits != 15u;
+    return g->stalled || mink_double_doubt(dc, q->ra + q->rb, q->pair.scale) ||
+           (dc > 0.0f && beside_sliver(q, g, dc));
 }
 
 static uint32_t hull_support(const mink_shape *hull, const float d[3])
@@ -850,10 +874,13 @@ MINK_ALWAYS_INLINE mink_status penetration(const mink_shape *a, const mink_pose 
     /* a shallow depth, or an EPA that lost its polytope to rounding or ran
      * out of room (its answer then the best face so far, which may fall
      * short of D: two needles 10 % too shallow), answered in double where
-     * it can be: EPA's face if it bounds D, else EPA from the start */
-    if ((mink_double_near(e.depth, q.pair.scale) || e.status != MINK_OK ||
-         mink_epa_coarse(q.pair.a, q.pair.b, q.pair.scale)) &&
-        mink_depth_double(q.pair.a, q.pose_a, q.pair.b, q.pose_b, e.has_face ? e.face_ia : NULL, e.face_ib,
+     * it can be: EPA's face if it bounds D, else EPA from the start. A
+     * small shape against a large one skips the face: float may not have
+     * ordered its polytope's thin faces, and a face whose plane bounds D
+     * is then not D's nearest (a 3 cm box in a 370 m hull, 0.65 mm deep) */
+    const int coarse = mink_epa_coarse(q.pair.a, q.pair.b, q.pair.scale);
+    if ((mink_double_near(e.depth, q.pair.scale) || e.status != MINK_OK || coarse) &&
+        mink_depth_double(q.pair.a, q.pose_a, q.pair.b, q.pose_b, e.has_face && !coarse ? e.face_ia : NULL, e.face_ib,
                           e.has_start ? 15u : start_bits, e.has_start ? e.start_ia : start_ids[0],
                           e.has_start ? e.start_ib : start_ids[1], hull_support, &d)) {
         mink_double_answer(&d, q.ra, q.rb, 0, out);

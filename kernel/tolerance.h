@@ -201,6 +201,15 @@ static inline float mink_gjk_gap_tol(float small, float scale)
 #define MINK_GJK_TIE_ROUNDING 32.0f
 #define MINK_GJK_TIE_STEPS 2
 
+/* Below that rounding, GJK cannot see a tie: a corner of a face narrower
+ * than MINK_GJK_TIE_ROUNDING eps S over this angle, next to the simplex,
+ * within the rounding of the support, may hold the closest point and turn
+ * the normal by up to this much or more; the answer then finishes in double
+ * (gjk_double.h's mink_sliver_doubt). Half the case files' normal limit;
+ * wider faces are skipped by their width alone (traj.cases: 32 of 2400
+ * distance answers look at corners, none goes to double). */
+#define MINK_SLIVER_ANGLE 1e-3f
+
 /* A penetration answer is checked against the supports along its normal
  * (mink_penetration_checked) when one shape is more than this many times
  * the other's size. */

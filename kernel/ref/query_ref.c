@@ -104,15 +104,30 @@ static void finish(const ref_query *q, v3 pa_core, v3 pb_core, v3 n, float dista
     out->point_b = world_point(q, v3_sub(core_b, v3_scale(n, q->rb)));
 }
 
+/* GJK's simplex beside a sliver (mink_sliver_doubt). */
+static int beside_sliver(const ref_query *q, const ref_gjk_result *g, float dc)
+{
+    uint32_t ia[4], ib[4];
+    unsigned n = 0;
+    for (unsigned i = 0; i < 4; ++i)
+        if (g->simplex.bits >> i & 1u) ia[n] = g->simplex.vert[i].ia, ib[n] = g->simplex.vert[i].ib, ++n;
+    if (!(dc > 0.0f) || !mink_sliver_features(q->pair.a, ia, q->pair.b, ib, n, q->pair.scale)) return 0;
+    const v3 u = v3_scale(g->v, 1.0f / dc), ub = m33_tmul(&q->pair.rot_b, v3_neg(u));
+    const float da[3] = {u.x, u.y, u.z}, db[3] = {ub.x, ub.y, ub.z};
+    return mink_sliver_doubt(q->pair.a, da, ia, q->pair.b, db, ib, n, q->pair.scale);
+}
+
 /* Whether the float answer is too close to contact for float: an overlap
  * that only the touching band or a stall decided (no tetrahedron holds the
  * origin), or cores near contact, or rounded shapes touching
  * (mink_double_doubt), or cores apart where GJK stalled before its bounds
  * met (a sliver simplex whose float weights repeat a point: a 1 mm hull of
- * 64 points 0.08 mm from a plank stopped 10 % long). dc: |v|. */
+ * 64 points 0.08 mm from a plank stopped 10 % long), or GJK ended
+ * beside a sliver (mink_sliver_doubt). dc: |v|. */
 static int in_doubt(const ref_query *q, const ref_gjk_result *g, float dc)
 {
-    return g->overlap ? g->simplex.bits != 15u : g->stalled || mink_double_doubt(dc, q->ra + q->rb, q->pair.scale);
+    if (g->overlap) return g->simplex.bits != 15u;
+    return g->stalled || mink_double_doubt(dc, q->ra + q->rb, q->pair.scale) || beside_sliver(q, g, dc);
 }
 
 static uint32_t hull_support(const mink_shape *hull, const float d[3])
@@ -349,10 +364,13 @@ static mink_status penetration(const mink_shape *a, const mink_pose *pa, const m
     /* a shallow depth, or an EPA that lost its polytope to rounding or ran
      * out of room (its answer then the best face so far, which may fall
      * short of D: two needles 10 % too shallow), answered in double where
-     * it can be: EPA's face if it bounds D, else EPA from the start */
-    if ((mink_double_near(e.depth, q.pair.scale) || e.status != MINK_OK ||
-         mink_epa_coarse(q.pair.a, q.pair.b, q.pair.scale)) &&
-        mink_depth_double(q.pair.a, q.pose_a, q.pair.b, q.pose_b, e.has_face ? e.face_ia : NULL, e.face_ib,
+     * it can be: EPA's face if it bounds D, else EPA from the start. A
+     * small shape against a large one skips the face: float may not have
+     * ordered its polytope's thin faces, and a face whose plane bounds D
+     * is then not D's nearest (a 3 cm box in a 370 m hull, 0.65 mm deep) */
+    const int coarse = mink_epa_coarse(q.pair.a, q.pair.b, q.pair.scale);
+    if ((mink_double_near(e.depth, q.pair.scale) || e.status != MINK_OK || coarse) &&
+        mink_depth_double(q.pair.a, q.pose_a, q.pair.b, q.pose_b, e.has_face && !coarse ? e.face_ia : NULL, e.face_ib,
                           e.has_start ? 15u : start_bits, e.has_start ? e.start_ia : start_ids[0],
                           e.has_start ? e.start_ib : start_ids[1], hull_support, &d)) {
         mink_double_answer(&d, q.ra, q.rb, 0, out);
