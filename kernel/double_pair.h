@@ -13,6 +13,7 @@
 typedef struct dframe {
     double r[3][3];
     double p[3];
+    int climb; /* a hull many times the other shape's size: supports climbed in double */
 } dframe;
 
 typedef struct dvertex {
@@ -28,6 +29,7 @@ static inline void dframe_of(const mink_pose *pose, dframe *f)
     f->r[1][0] = s * (x * y + w * z), f->r[1][1] = 1.0 - s * (x * x + z * z), f->r[1][2] = s * (y * z - w * x);
     f->r[2][0] = s * (x * z - w * y), f->r[2][1] = s * (y * z + w * x), f->r[2][2] = 1.0 - s * (x * x + y * y);
     f->p[0] = pose->p.x, f->p[1] = pose->p.y, f->p[2] = pose->p.z;
+    f->climb = 0;
 }
 
 static inline double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -61,11 +63,36 @@ typedef struct dpair {
     mink_hull_support_fn hull_support;
 } dpair;
 
+/* A hull's point id (the float scan's pick along l, the hull's frame)
+ * climbed in double: to the best point of the faces around it while one is
+ * better. A float pick can miss the best by a rounding of the hull's size,
+ * which near contact turns the normal: a 4 mm gap to a 700 m prism 560 m
+ * out came out 2.8 mrad off. Convex: the climb ends at the support. */
+static inline uint32_t climb_double(const mink_shape *s, const double l[3], uint32_t id)
+{
+    const hull_topology *t = s->topology;
+    if (!t || id >= s->count || id >= t->point_count) return id;
+    const uint32_t *around_first = hull_point_first(t), *around = hull_point_face(t);
+    const uint32_t *loop_first = hull_face_first(t), *loop = hull_face_vertex(t);
+    double best = l[0] * s->x[id] + l[1] * s->y[id] + l[2] * s->z[id];
+    for (uint32_t step = 0; step < s->count; ++step) { /* each step gains: a cap, never reached */
+        uint32_t next = id;
+        for (uint32_t k = around_first[id]; k < around_first[id + 1]; ++k)
+            for (uint32_t j = loop_first[around[k]]; j < loop_first[around[k] + 1]; ++j) {
+                const uint32_t v = loop[j];
+                const double h = l[0] * s->x[v] + l[1] * s->y[v] + l[2] * s->z[v];
+                if (h > best) best = h, next = v;
+            }
+        if (next == id) break;
+        id = next;
+    }
+    return id;
+}
+
 /* The feature index of the core's support along the world direction d. A
- * hull's is the kernel's own scan along d in float: it may pick a vertex
- * within a float rounding of the best (eps times the hull's size, far below
- * the answer's tolerance), and scanning every vertex in double cost more
- * than the rest of this stage. */
+ * hull's is the kernel's own scan along d in float (scanning every vertex
+ * in double cost more than the rest of this stage), climbed in double when
+ * the hull is many times the other shape's size (f->climb). */
 static inline uint32_t support_id(const dpair *p, const mink_shape *s, const dframe *f, const double d[3])
 {
     /* d in the shape's frame: r^T d */
@@ -82,7 +109,8 @@ static inline uint32_t support_id(const dpair *p, const mink_shape *s, const dfr
         const double m = fmax(fabs(l[0]), fmax(fabs(l[1]), fabs(l[2])));
         if (!(m > 0.0)) return 0u;
         const float lf[3] = {(float)(l[0] / m), (float)(l[1] / m), (float)(l[2] / m)};
-        return p->hull_support(s, lf);
+        const uint32_t id = p->hull_support(s, lf);
+        return f->climb ? climb_double(s, l, id) : id;
     }
     default:
         return 0u;
@@ -120,6 +148,10 @@ static inline void dpair_init(dpair *p, const mink_shape *a, const mink_pose *pa
     p->a = a, p->b = b, p->hull_support = hull_support;
     dframe_of(pa, &p->fa);
     dframe_of(pb, &p->fb);
+    /* a float pick misses by a rounding of the hull's size: within the
+     * other, smaller shape's tolerance but for a hull many times larger */
+    p->fa.climb = a->type == MINK_SHAPE_HULL && a->extent > MINK_CHECKED_RATIO * (b->extent + b->radius);
+    p->fb.climb = b->type == MINK_SHAPE_HULL && b->extent > MINK_CHECKED_RATIO * (a->extent + a->radius);
 }
 
 /* The coordinates' size: double rounds points to about 1e-16 of it. */
