@@ -288,6 +288,7 @@ typedef struct sliver_feature {
     v3 p[3];
 } sliver_feature;
 
+/* The distinct ids of ids[0..n-1] (n <= 3) into out, in order; their count. */
 static uint32_t distinct_ids(const uint32_t ids[], unsigned n, uint32_t out[3])
 {
     uint32_t count = 0;
@@ -373,7 +374,6 @@ static int sliver_beside(sliver_feature *f, const float dir[3], float band, floa
 int mink_sliver_doubt(const mink_shape *a, const float da[3], const uint32_t ia[], const mink_shape *b,
                       const float db[3], const uint32_t ib[], unsigned n, float scale)
 {
-    if (!mink_sliver_features(a, ia, b, ib, n, scale)) return 0;
     sliver_feature fa, fb;
     fa.s = a;
     fb.s = b;

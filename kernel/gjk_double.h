@@ -74,7 +74,8 @@ static inline float mink_core_thin(const mink_shape *s)
     return s->type == MINK_SHAPE_HULL && s->topology ? s->topology->thin : FLT_MAX;
 }
 
-/* How many distinct ids ids[0..n-1] (n <= 4) hold. */
+/* How many distinct ids ids[0..n-1] (n <= 4) hold (counted, not gathered:
+ * this runs inline on every separated answer of a pair with a narrow face). */
 static inline unsigned mink_distinct_ids(const uint32_t ids[], unsigned n)
 {
     unsigned count = 0;
@@ -124,7 +125,8 @@ static inline int mink_sliver_features(const mink_shape *a, const uint32_t ia[],
  * that over MINK_SLIVER_ANGLE of the feature. Float rounding hides such a
  * point from GJK, and a face through it that holds the closest point turns
  * the normal by up to the band over its width (needles' and planks' faces
- * 0.1 mm wide: 2-10 mrad). */
+ * 0.1 mm wide: 2-10 mrad). Called where mink_sliver_features holds (the
+ * kernels test that first, before the directions are made). */
 int mink_sliver_doubt(const mink_shape *a, const float da[3], const uint32_t ia[], const mink_shape *b,
                       const float db[3], const uint32_t ib[], unsigned n, float scale);
 
