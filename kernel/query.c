@@ -301,6 +301,38 @@ MINK_ALWAYS_INLINE int cached_axis_separates(const mink_shape *a, const mink_pos
     return gain > 0.0f && gain * gain > margin * margin * v4_len2(axis);
 }
 
+/* How far below a core's support a climb may end (hull.h): 0 for a scan. */
+MINK_ALWAYS_INLINE float climb_shortfall(const mink_shape *s)
+{
+    return s->type == MINK_SHAPE_HULL && hull_climbs(s) ? s->topology->merge_tol : 0.0f;
+}
+
+/* A cold query's first test, before the pair set-up (MPR's first step):
+ * whether the line between the shapes' origins separates the rounded
+ * shapes, as cached_axis_separates tests a cached axis, with d = pb - pa
+ * itself as the axis in world (one rotation less), and as a proof: |d|
+ * times the gap past the radii by more than its rounding, 64 eps S |d| (S
+ * from the extents, as the box test's line), and a climb's shortfall.
+ * *axis: d in A's frame (the cache's), *world_axis: d. */
+MINK_ALWAYS_INLINE int origin_line_separates(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
+                                             const mink_pose *pb, v4 norm2, v4 *axis, v4 *world_axis)
+{
+    const v4 scale = v4_div(v4_splat(2.0f), norm2);
+    const v4 qa = v4_load(&pa->q.x), qb = v4_load(&pb->q.x);
+    /* the poses' 4th lanes read q.x: zeroed */
+    const v4 d = v4_xyz(v4_sub(v4_load(&pb->p.x), v4_load(&pa->p.x)));
+    const v4 na = v4_neg(quat_rotate_inverse_neg(v4_xyz(qa), v4_shuffle(qa, qa, 3, 3, 3, 3), v4_splat_x(scale), d));
+    /* -d in B's frame, B's support direction */
+    const v4 nb_neg = quat_rotate_inverse_neg(v4_xyz(qb), v4_shuffle(qb, qb, 3, 3, 3, 3), v4_splat_z(scale), d);
+    const float dd = v4_len2(d), d_len = sqrtf(dd);
+    *axis = na;
+    *world_axis = d;
+    const float gain = dd - support_dot_sized(b, nb_neg, 1) - support_dot_sized(a, na, 1);
+    const float s = a->extent + b->extent + d_len;
+    const float bound = a->radius + b->radius + 64.0f * FLT_EPSILON * s + climb_shortfall(a) + climb_shortfall(b);
+    return gain > d_len * bound; /* not squared: no underflow at tiny scales */
+}
+
 /* |p|^2 of the point of segment ab nearest the origin. */
 static float segment_nearest2(v4 a, v4 b)
 {
@@ -468,10 +500,25 @@ MINK_ALWAYS_INLINE int held_answer(mink_result *info, v4 n)
     return 0;
 }
 
+/* A box with a box, capsule or sphere (rounded cores of two spheres or
+ * capsules never overlap in volume: the box test could only say "apart").
+ * The test vouches for both kinds: sphere, capsule and box are numbered in
+ * a row, and a bad kind wraps high (unsigned). */
+static int primitive_pair(const mink_shape *a, const mink_shape *b)
+{
+    _Static_assert(MINK_SHAPE_CAPSULE == MINK_SHAPE_SPHERE + 1 && MINK_SHAPE_BOX == MINK_SHAPE_SPHERE + 2,
+                   "sphere, capsule, box in a row");
+    const unsigned last = MINK_SHAPE_BOX - MINK_SHAPE_SPHERE;
+    return (a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) && (unsigned)a->type - MINK_SHAPE_SPHERE <= last &&
+           (unsigned)b->type - MINK_SHAPE_SPHERE <= last;
+}
+
 /* The intersect query past the inline held test: the inputs, the held test
- * of long scans, the cache checked in full, then GJK (the boolean search
- * first for sharp cores). Out of line: its frame (the pair, the simplex)
- * is large, and the held path should not pay to set it up. */
+ * of long scans, the cache checked in full; with nothing cached, the line
+ * between the origins (the box test's own for its pairs); then
+ * GJK (the boolean search first for sharp cores). Out of line: its frame
+ * (the pair, the simplex) is large, and the held path should not pay to
+ * set it up. */
 static __attribute__((noinline)) int intersect_cold_gjk(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
                                                         const mink_pose *pb, mink_cache *cache, mink_result *info)
 {
@@ -488,6 +535,13 @@ static __attribute__((noinline)) int intersect_cold_gjk(const mink_shape *a, con
     simd_query q;
     q.have_cache = mink_cache_axis_state(cache, mink_cache_outcome(cache, a, b), &q.cached);
     if (q.have_cache) q.have_cache = mink_cache_load_simplex(cache, a, b, &q.cached);
+    /* no simplex or axis to start from: the line between the origins
+     * first (it ends most separated pairs), then the pair set-up */
+    v4 line_axis;
+    if (!q.have_cache && !primitive_pair(a, b) && origin_line_separates(a, pa, b, pb, norm2, &line_axis, &held)) {
+        remember_state(cache, a, b, &q.cached, CACHE_SEPARATED, line_axis, NULL);
+        return held_answer(info, held);
+    }
     query_begin(&q, a, pa, v4_x(norm2), b, pb, v4_z(norm2));
     simd_gjk_result g;
     /* sharp cores, cold: the boolean search, GJK if it cannot tell */
@@ -513,19 +567,6 @@ static __attribute__((noinline)) int intersect_cold_gjk(const mink_shape *a, con
         if (!g.overlap && length_and_unit(g.v, &n) > 0.0f) info->normal = v4_to_vec3(rot_apply(q.rot_a, n));
     }
     return g.overlap;
-}
-
-/* A box with a box, capsule or sphere (rounded cores of two spheres or
- * capsules never overlap in volume: the box test could only say "apart").
- * The test vouches for both kinds: sphere, capsule and box are numbered in
- * a row, and a bad kind wraps high (unsigned). */
-static int primitive_pair(const mink_shape *a, const mink_shape *b)
-{
-    _Static_assert(MINK_SHAPE_CAPSULE == MINK_SHAPE_SPHERE + 1 && MINK_SHAPE_BOX == MINK_SHAPE_SPHERE + 2,
-                   "sphere, capsule, box in a row");
-    const unsigned last = MINK_SHAPE_BOX - MINK_SHAPE_SPHERE;
-    return (a->type == MINK_SHAPE_BOX || b->type == MINK_SHAPE_BOX) && (unsigned)a->type - MINK_SHAPE_SPHERE <= last &&
-           (unsigned)b->type - MINK_SHAPE_SPHERE <= last;
 }
 
 /* The answer of the box test to the cache and info: the separating axis

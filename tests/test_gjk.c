@@ -389,6 +389,61 @@ static void test_primitive_line_hairline(void **state)
     assert_true(along_line > 2000);
 }
 
+/* The same for pairs the box test does not take: a cold intersect's first
+ * test, the line between the origins before the pair set-up (query.c,
+ * origin_line_separates), proves what it answers too. Hulls of 6-40 points
+ * in a box, some with their origin outside, or 600 on a sphere (a hull
+ * that climbs), rounded or sharp, at the world's origin or far from it. */
+static void test_hull_line_hairline(void **state)
+{
+    (void)state;
+    test_rng rng = rng_seed(2031);
+    static float ball[3 * 600];
+    points_on_sphere(ball, 600, 1.0);
+    int along_line = 0;
+    for (int i = 0; i < 6000; ++i) {
+        test_arena_reset();
+        const double size = pow(10.0, rng_range(&rng, -2.0, 2.0));
+        mink_shape s[2];
+        for (int k = 0; k < 2; ++k) {
+            static float pts[3 * 600];
+            const int n = rng_unit(&rng) < 0.1 ? 600 : 6 + (int)rng_below(&rng, 35);
+            const dv3 off = rng_unit(&rng) < 0.2 ? rng_box(&rng, 1.5) : dv(0, 0, 0);
+            const double stretch[3] = {rng_range(&rng, 0.1, 1.0), rng_range(&rng, 0.1, 1.0), rng_range(&rng, 0.1, 1.0)};
+            for (int j = 0; j < n; ++j) {
+                const dv3 p = n == 600 ? dv(ball[3 * j], ball[3 * j + 1], ball[3 * j + 2]) : rng_box(&rng, 1.0);
+                pts[3 * j + 0] = (float)(size * (stretch[0] * p.x + off.x));
+                pts[3 * j + 1] = (float)(size * (stretch[1] * p.y + off.y));
+                pts[3 * j + 2] = (float)(size * (stretch[2] * p.z + off.z));
+            }
+            const float round = rng_unit(&rng) < 0.5 ? 0.0f : (float)(size * rng_range(&rng, 0.0, 0.2));
+            s[k] = test_hull(pts, (uint32_t)n, round);
+        }
+        const double far = rng_unit(&rng) < 0.3 ? pow(10.0, rng_range(&rng, 0.0, 4.0)) : 0.0;
+        const mink_pose pa = pose_make(dv_scale(rng_dir(&rng), far), rng_quat(&rng));
+        const mink_quat qb = rng_quat(&rng);
+        const dv3 u = rng_dir(&rng);
+        mink_pose pb = pose_make(dv_of(pa.p), qb);
+        const double touch = -gap_along(&s[0], &pa, &s[1], &pb, u);
+        const double hair = (rng_unit(&rng) < 0.5 ? -1.0 : 1.0) * pow(10.0, rng_range(&rng, -8.0, -3.0)) * (fabs(touch) + size);
+        pb = pose_make(dv_add(dv_of(pa.p), dv_scale(u, touch + hair)), qb);
+        mink_result info;
+        const int hit = mink_intersect_ex(&s[0], &pa, &s[1], &pb, NULL, &info);
+        test_ctx("hull hairline %d: hair %.3g, hit %d", i, hair, hit);
+        assert_true(hit == 0 || hit == 1);
+        if (hit) continue;
+        const dv3 d = dv_sub(dv_of(pb.p), dv_of(pa.p)), n = dv_norm(dv_of(info.normal));
+        if (dv_dot(n, dv_norm(d)) > 1.0 - 5e-13) {
+            ++along_line;
+            assert_true(gap_along(&s[0], &pa, &s[1], &pb, dv_norm(d)) > 0.0);
+        } else {
+            assert_true(gap_along(&s[0], &pa, &s[1], &pb, n) > -1e-6 * (dv_len(d) + fabs(touch) + size));
+        }
+    }
+    printf("hull hairline: %d pairs called separated along the line\n", along_line);
+    assert_true(along_line > 1000);
+}
+
 /* A flat hull from 2D points at z = 0, or a slab z = +-t when t > 0. */
 static mink_shape flat_hull(const double (*p)[2], int n, double dx, double dy, double t)
 {
@@ -939,7 +994,7 @@ int main(void)
         cmocka_unit_test(test_capsule_capsule),  cmocka_unit_test(test_box_box),
         cmocka_unit_test(test_rounded_box_box),  cmocka_unit_test(test_primitive_intersect),
         cmocka_unit_test(test_primitive_line_hairline),
-        cmocka_unit_test(test_dyn4j_polygons),
+        cmocka_unit_test(test_hull_line_hairline), cmocka_unit_test(test_dyn4j_polygons),
         cmocka_unit_test(test_catto_segment),    cmocka_unit_test(test_identical_shapes),
         cmocka_unit_test(test_far_from_origin),  cmocka_unit_test(test_big_hull_sphere),
         cmocka_unit_test(test_scale_extremes),
