@@ -328,6 +328,7 @@ MINK_ALWAYS_INLINE int origin_line_separates(const mink_shape *a, const mink_pos
     *axis = na;
     *world_axis = d;
     const float gain = dd - support_dot_sized(b, nb_neg, 1) - support_dot_sized(a, na, 1);
+    if (!(gain > 0.0f)) return 0; /* most overlapping pairs: no bound to work out */
     const float s = a->extent + b->extent + d_len;
     const float bound = a->radius + b->radius + 64.0f * FLT_EPSILON * s + climb_shortfall(a) + climb_shortfall(b);
     return gain > d_len * bound; /* not squared: no underflow at tiny scales */
