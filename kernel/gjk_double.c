@@ -372,13 +372,13 @@ static int sliver_beside(sliver_feature *f, const float dir[3], float band, floa
 }
 
 int mink_sliver_doubt(const mink_shape *a, const float da[3], const uint32_t ia[], const mink_shape *b,
-                      const float db[3], const uint32_t ib[], unsigned n, float scale)
+                      const float db[3], const uint32_t ib[], unsigned n, float scale, float width)
 {
     sliver_feature fa, fb;
     fa.s = a;
     fb.s = b;
     fa.count = distinct_ids(ia, n, fa.id);
     fb.count = distinct_ids(ib, n, fb.id);
-    const float band = MINK_GJK_TIE_ROUNDING * FLT_EPSILON * scale, lateral = mink_sliver_width(scale);
-    return sliver_beside(&fa, da, band, lateral) || sliver_beside(&fb, db, band, lateral);
+    const float band = MINK_GJK_TIE_ROUNDING * FLT_EPSILON * scale;
+    return sliver_beside(&fa, da, band, width) || sliver_beside(&fb, db, band, width);
 }

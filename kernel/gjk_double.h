@@ -108,11 +108,10 @@ static inline int mink_sliver_side(const mink_shape *s, const uint32_t ids[], un
  * or two edges: five or more distinct points), with a point on a narrow
  * face of its core. */
 static inline int mink_sliver_features(const mink_shape *a, const uint32_t ia[], const mink_shape *b,
-                                       const uint32_t ib[], unsigned n, float scale)
+                                       const uint32_t ib[], unsigned n, float width)
 {
     if (n == 0 || n > 3) return 0;
     if (n == 3 && mink_distinct_ids(ia, 3) + mink_distinct_ids(ib, 3) < 5) return 0;
-    const float width = mink_sliver_width(scale);
     return mink_sliver_side(a, ia, n, width) || mink_sliver_side(b, ib, n, width);
 }
 
@@ -128,7 +127,7 @@ static inline int mink_sliver_features(const mink_shape *a, const uint32_t ia[],
  * 0.1 mm wide: 2-10 mrad). Called where mink_sliver_features holds (the
  * kernels test that first, before the directions are made). */
 int mink_sliver_doubt(const mink_shape *a, const float da[3], const uint32_t ia[], const mink_shape *b,
-                      const float db[3], const uint32_t ib[], unsigned n, float scale);
+                      const float db[3], const uint32_t ib[], unsigned n, float scale, float width);
 
 /* A kernel's hull scan: the index of the hull's support point along d
  * (the hull's frame). */

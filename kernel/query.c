@@ -173,10 +173,11 @@ static __attribute__((noinline)) int beside_sliver_features(const simd_query *q,
     unsigned n = 0;
     for (unsigned i = 0; i < 4; ++i)
         if (g->simplex.bits >> i & 1u) ia[n] = g->simplex.vert[i].ia, ib[n] = g->simplex.vert[i].ib, ++n;
-    if (!mink_sliver_features(q->pair.a, ia, q->pair.b, ib, n, q->pair.scale)) return 0;
+    const float width = mink_sliver_width(q->pair.scale);
+    if (!mink_sliver_features(q->pair.a, ia, q->pair.b, ib, n, width)) return 0;
     const v4 u = v4_scale(g->v, 1.0f / dc), ub = rot_apply_t(q->pair.row, v4_neg(u));
     const float da[3] = {v4_x(u), v4_y(u), v4_z(u)}, db[3] = {v4_x(ub), v4_y(ub), v4_z(ub)};
-    return mink_sliver_doubt(q->pair.a, da, ia, q->pair.b, db, ib, n, q->pair.scale);
+    return mink_sliver_doubt(q->pair.a, da, ia, q->pair.b, db, ib, n, q->pair.scale, width);
 }
 
 MINK_ALWAYS_INLINE int beside_sliver(const simd_query *q, const simd_gjk_result *g, float dc)

@@ -111,10 +111,11 @@ static int beside_sliver(const ref_query *q, const ref_gjk_result *g, float dc)
     unsigned n = 0;
     for (unsigned i = 0; i < 4; ++i)
         if (g->simplex.bits >> i & 1u) ia[n] = g->simplex.vert[i].ia, ib[n] = g->simplex.vert[i].ib, ++n;
-    if (!(dc > 0.0f) || !mink_sliver_features(q->pair.a, ia, q->pair.b, ib, n, q->pair.scale)) return 0;
+    const float width = MINK_REF_SLIVER_REACH * mink_sliver_width(q->pair.scale);
+    if (!(dc > 0.0f) || !mink_sliver_features(q->pair.a, ia, q->pair.b, ib, n, width)) return 0;
     const v3 u = v3_scale(g->v, 1.0f / dc), ub = m33_tmul(&q->pair.rot_b, v3_neg(u));
     const float da[3] = {u.x, u.y, u.z}, db[3] = {ub.x, ub.y, ub.z};
-    return mink_sliver_doubt(q->pair.a, da, ia, q->pair.b, db, ib, n, q->pair.scale);
+    return mink_sliver_doubt(q->pair.a, da, ia, q->pair.b, db, ib, n, q->pair.scale, width);
 }
 
 /* Whether the float answer is too close to contact for float: an overlap
