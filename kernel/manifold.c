@@ -939,7 +939,14 @@ static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_man
          * preference's rounding part (all of it, 8 eps S, let a facet of a
          * 500 m terrain strip 200 m out carry a patch 4.3e-4 above the
          * distance, its lowest corner clipped off beyond the facet's side) */
-        if (count > 0 && deepest <= s + c->prefer_rel + 0.5f * (c->prefer - c->prefer_rel)) {
+        const int reaches = deepest <= s + c->prefer_rel + 0.5f * (c->prefer - c->prefer_rel);
+        /* a lone point short of the depth by more than the size-relative
+         * preference stands for the contact no better than the query's own
+         * witnesses: a 0.6 m box 3.4 mm into a 440 m hull rounded by 18 m had
+         * the hull's tilted incident face clipped to one point 0.24 mm short,
+         * 0.5 mm inside the box */
+        const int lone_short = count == 1 && deepest > s + c->prefer_rel;
+        if (count > 0 && reaches && !lone_short) {
             emit_at(c, origin, f.n, cc, count, out);
             if (st == MINK_OK) remember_feature(c, cache, &f, s, 0, NULL);
             return st;
