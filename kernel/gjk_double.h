@@ -57,7 +57,8 @@ static inline int mink_double_doubt(float dc, float margin, float scale)
 }
 
 /* The sliver check's width: mink_sliver_doubt looks only at shapes with a
- * face narrower than this (S: the pair's scale). */
+ * face narrower than this (S: the pair's scale; the reference passes
+ * MINK_REF_SLIVER_REACH times it). */
 static inline float mink_sliver_width(float scale)
 {
     return MINK_GJK_TIE_ROUNDING * FLT_EPSILON * scale / MINK_SLIVER_ANGLE;
@@ -121,7 +122,7 @@ static inline int mink_sliver_features(const mink_shape *a, const uint32_t ia[],
  * B), and a core point next to A's or B's feature (on a face around it)
  * lies within MINK_GJK_TIE_ROUNDING eps S of the support along da (A's
  * frame, unit, towards B) or db (B's frame, unit, towards A), and within
- * that over MINK_SLIVER_ANGLE of the feature. Float rounding hides such a
+ * width (mink_sliver_width) of the feature. Float rounding hides such a
  * point from GJK, and a face through it that holds the closest point turns
  * the normal by up to the band over its width (needles' and planks' faces
  * 0.1 mm wide: 2-10 mrad). Called where mink_sliver_features holds (the
