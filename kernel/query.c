@@ -167,13 +167,13 @@ static void run_gjk(simd_query *q, simd_gjk_mode mode, simd_gjk_result *g)
 /* GJK's simplex beside a sliver (mink_sliver_doubt), from |v| = dc > 0:
  * the narrowest faces first (inline), then the features, then the
  * geometry. */
-static __attribute__((noinline)) int beside_sliver_features(const simd_query *q, const simd_gjk_result *g, float dc)
+static __attribute__((noinline)) int beside_sliver_features(const simd_query *q, const simd_gjk_result *g, float dc,
+                                                             float width)
 {
     uint32_t ia[4], ib[4];
     unsigned n = 0;
     for (unsigned i = 0; i < 4; ++i)
         if (g->simplex.bits >> i & 1u) ia[n] = g->simplex.vert[i].ia, ib[n] = g->simplex.vert[i].ib, ++n;
-    const float width = mink_sliver_width(q->pair.scale);
     if (!mink_sliver_features(q->pair.a, ia, q->pair.b, ib, n, width)) return 0;
     const v4 u = v4_scale(g->v, 1.0f / dc), ub = rot_apply_t(q->pair.row, v4_neg(u));
     const float da[3] = {v4_x(u), v4_y(u), v4_z(u)}, db[3] = {v4_x(ub), v4_y(ub), v4_z(ub)};
@@ -184,7 +184,7 @@ MINK_ALWAYS_INLINE int beside_sliver(const simd_query *q, const simd_gjk_result 
 {
     const float width = mink_sliver_width(q->pair.scale);
     return (mink_core_thin(q->pair.a) < width || mink_core_thin(q->pair.b) < width) &&
-           beside_sliver_features(q, g, dc);
+           beside_sliver_features(q, g, dc, width);
 }
 
 /* Whether the float answer is too close to contact for float: an overlap

@@ -330,6 +330,32 @@ separated:;
     return best;
 }
 
+/* B placed where it touches A along a random direction u, +- a hair
+ * (1e-8 to 1e-3 of the pair's size), and intersected cold: an answer
+ * "apart" must hold, exactly along the line between the origins (1: the
+ * pair was called apart along it), within 1e-6 of the size elsewhere. */
+static int hairline_pair(const mink_shape *a, const mink_pose *pa, const mink_shape *b, mink_quat qb, double size,
+                         test_rng *rng, int i)
+{
+    const dv3 u = rng_dir(rng);
+    mink_pose pb = pose_make(dv_of(pa->p), qb);
+    const double touch = -gap_along(a, pa, b, &pb, u);
+    const double hair = (rng_unit(rng) < 0.5 ? -1.0 : 1.0) * pow(10.0, rng_range(rng, -8.0, -3.0)) * (fabs(touch) + size);
+    pb = pose_make(dv_add(dv_of(pa->p), dv_scale(u, touch + hair)), qb);
+    mink_result info;
+    const int hit = mink_intersect_ex(a, pa, b, &pb, NULL, &info);
+    test_ctx("hairline %d: hair %.3g, hit %d", i, hair, hit);
+    assert_true(hit == 0 || hit == 1);
+    if (hit) return 0;
+    const dv3 d = dv_sub(dv_of(pb.p), dv_of(pa->p)), n = dv_norm(dv_of(info.normal));
+    if (dv_dot(n, dv_norm(d)) > 1.0 - 5e-13) {
+        assert_true(gap_along(a, pa, b, &pb, dv_norm(d)) > 0.0);
+        return 1;
+    }
+    assert_true(gap_along(a, pa, b, &pb, n) > -1e-6 * (dv_len(d) + fabs(touch) + size));
+    return 0;
+}
+
 /* The SIMD kernel's box test starts with the line between the shapes'
  * origins. Pairs placed along that line at hairline gaps (1e-8 to 1e-3 of
  * their size, either side of touching): boxes (sharp or rounded) with boxes,
@@ -366,24 +392,7 @@ static void test_primitive_line_hairline(void **state)
             q[k].z = (float)(q[k].z * off), q[k].w = (float)(q[k].w * off);
         }
         const mink_pose pa = pose_make(dv_scale(rng_dir(&rng), far), q[0]);
-        const dv3 u = rng_dir(&rng);
-        /* B's origin along u where the shapes touch along u, +- a hair */
-        mink_pose pb = pose_make(dv_of(pa.p), q[1]);
-        const double touch = -gap_along(&a, &pa, &b, &pb, u);
-        const double hair = (rng_unit(&rng) < 0.5 ? -1.0 : 1.0) * pow(10.0, rng_range(&rng, -8.0, -3.0)) * (touch + size);
-        pb = pose_make(dv_add(dv_of(pa.p), dv_scale(u, touch + hair)), q[1]);
-        mink_result info;
-        const int hit = mink_intersect_ex(&a, &pa, &b, &pb, NULL, &info);
-        test_ctx("hairline %d (family %d): hair %.3g, hit %d", i, family, hair, hit);
-        assert_true(hit == 0 || hit == 1);
-        if (hit) continue;
-        const dv3 d = dv_sub(dv_of(pb.p), dv_of(pa.p)), n = dv_norm(dv_of(info.normal));
-        if (dv_dot(n, dv_norm(d)) > 1.0 - 5e-13) {
-            ++along_line;
-            assert_true(gap_along(&a, &pa, &b, &pb, dv_norm(d)) > 0.0);
-        } else {
-            assert_true(gap_along(&a, &pa, &b, &pb, n) > -1e-6 * (dv_len(d) + touch + size));
-        }
+        along_line += hairline_pair(&a, &pa, &b, q[1], size, &rng, i);
     }
     printf("hairline: %d pairs called separated along the line\n", along_line);
     assert_true(along_line > 2000);
@@ -421,24 +430,7 @@ static void test_hull_line_hairline(void **state)
         }
         const double far = rng_unit(&rng) < 0.3 ? pow(10.0, rng_range(&rng, 0.0, 4.0)) : 0.0;
         const mink_pose pa = pose_make(dv_scale(rng_dir(&rng), far), rng_quat(&rng));
-        const mink_quat qb = rng_quat(&rng);
-        const dv3 u = rng_dir(&rng);
-        mink_pose pb = pose_make(dv_of(pa.p), qb);
-        const double touch = -gap_along(&s[0], &pa, &s[1], &pb, u);
-        const double hair = (rng_unit(&rng) < 0.5 ? -1.0 : 1.0) * pow(10.0, rng_range(&rng, -8.0, -3.0)) * (fabs(touch) + size);
-        pb = pose_make(dv_add(dv_of(pa.p), dv_scale(u, touch + hair)), qb);
-        mink_result info;
-        const int hit = mink_intersect_ex(&s[0], &pa, &s[1], &pb, NULL, &info);
-        test_ctx("hull hairline %d: hair %.3g, hit %d", i, hair, hit);
-        assert_true(hit == 0 || hit == 1);
-        if (hit) continue;
-        const dv3 d = dv_sub(dv_of(pb.p), dv_of(pa.p)), n = dv_norm(dv_of(info.normal));
-        if (dv_dot(n, dv_norm(d)) > 1.0 - 5e-13) {
-            ++along_line;
-            assert_true(gap_along(&s[0], &pa, &s[1], &pb, dv_norm(d)) > 0.0);
-        } else {
-            assert_true(gap_along(&s[0], &pa, &s[1], &pb, n) > -1e-6 * (dv_len(d) + fabs(touch) + size));
-        }
+        along_line += hairline_pair(&s[0], &pa, &s[1], rng_quat(&rng), size, &rng, i);
     }
     printf("hull hairline: %d pairs called separated along the line\n", along_line);
     assert_true(along_line > 1000);
