@@ -68,6 +68,40 @@ static uint32_t clip_result(clip_point *poly, const clip_point *in, uint32_t n)
     return n;
 }
 
+/* A corner of the reference face sharper than this (the sine of its
+ * angle): its two sides are planes almost parallel, so a point clipped
+ * by both is placed along the corner's bisector within only rounding /
+ * sine (a sliver facet of a needle, 1e-5 rad across: 0.3 mm past its tip). */
+#define CLIP_SHARP_SIN (1.0f / 16.0f)
+_Static_assert(CLIP_MAX_POLYGON <= 64, "a side per bit of clip_polygon's cut");
+
+/* The clipped points pulled back behind the reference face's sharp
+ * corners: a convex face lies behind each corner along the corner's
+ * outward bisector b ((x - v).b <= 0), so a point past it is moved back
+ * along b alone (b lies in the face's plane: its separation from the face
+ * stays as it was). Only corners both of whose sides cut (bit j of cut:
+ * side j, from ref[j] to the next point) can have such a point. */
+static void clip_sharp_corners(clip_point *poly, uint32_t n, const v3 *ref, uint32_t nref, uint64_t cut)
+{
+    if (nref < 3) return;
+    /* corner j: sides j - 1 and j */
+    const uint64_t before = cut << 1 | (cut >> (nref - 1) & 1u);
+    for (uint64_t corners = cut & before; corners; corners &= corners - 1) {
+        const uint32_t j = (uint32_t)__builtin_ctzll(corners);
+        const v3 v = ref[j];
+        const v3 in = v3_sub(v, ref[j ? j - 1 : nref - 1]), out = v3_sub(ref[j + 1 < nref ? j + 1 : 0], v);
+        const float ii = v3_len2(in), oo = v3_len2(out), io = v3_dot(in, out);
+        /* turning back (io < 0) by nearly pi: |in x out|^2 = ii oo - io^2 */
+        if (!(io < 0.0f && ii * oo - io * io < CLIP_SHARP_SIN * CLIP_SHARP_SIN * ii * oo)) continue;
+        v3 b = v3_sub(v3_scale(in, 1.0f / sqrtf(ii)), v3_scale(out, 1.0f / sqrtf(oo)));
+        b = v3_scale(b, 1.0f / sqrtf(v3_len2(b)));
+        for (uint32_t i = 0; i < n; ++i) {
+            const float past = v3_dot(v3_sub(poly[i].p, v), b);
+            if (past > 0.0f) poly[i].p = v3_sub(poly[i].p, v3_scale(b, past));
+        }
+    }
+}
+
 uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_t *ref_ids, uint32_t nref,
                       v3 normal, clip_point *scratch)
 {
@@ -78,17 +112,25 @@ uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_
     float size2 = 0.0f;
     for (uint32_t j = 0; j < nref; ++j) centre = v3_add(centre, ref[j]);
     centre = v3_scale(centre, 1.0f / (float)(nref ? nref : 1));
-    for (uint32_t j = 0; j < nref; ++j) size2 = fmaxf(size2, v3_len2(v3_sub(ref[j], centre)));
+    for (uint32_t j = 0; j < nref; ++j) {
+        const float d2 = v3_len2(v3_sub(ref[j], centre));
+        size2 = d2 > size2 ? d2 : size2; /* (fmaxf: a call here) */
+    }
+    uint64_t cut = 0; /* the sides that cut something off */
     for (uint32_t j = 0; j < nref && n > 0; ++j) {
         const uint32_t j1 = j + 1 < nref ? j + 1 : 0;
+        const clip_point *was = in;
         v3 m = v3_cross(v3_sub(ref[j1], ref[j]), normal); /* outward for a counter-clockwise loop */
         if (v3_len2(m) <= 1e-12f * size2) {
             const v3 out_dir = v3_sub(ref[j], centre);
             m = v3_sub(out_dir, v3_scale(normal, v3_dot(out_dir, normal)));
         }
         n = clip_next(&in, &out, n, m, v3_dot(m, ref[j]), clip_edge_key(3, ref_ids[j], ref_ids[j1]));
+        cut |= (uint64_t)(in != was) << j;
     }
-    return clip_result(poly, in, n);
+    n = clip_result(poly, in, n);
+    if (cut) clip_sharp_corners(poly, n, ref, nref, cut);
+    return n;
 }
 
 /* One side of a box face for clip_box_quad, given each point's distance
