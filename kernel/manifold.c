@@ -692,22 +692,22 @@ static uint32_t supporting_feature(const mctx *c, int of_b, v3 d)
         other = id == v->ends[0] ? v->ends[1] : v->ends[0];
         best = 0.0f;
     } else {
-        /* a face along d; else the neighbours along the faces' loops */
-        uint32_t faces[16];
-        const uint32_t nf = core_point_faces(v, id, faces, 16);
+        /* a face along d; else the neighbours along the faces' loops: the
+         * next point of each (the loops turn one way about the outward
+         * normals, so every edge from the point is one face's next, and
+         * once) */
+        uint32_t faces[64];
+        const uint32_t nf = core_point_faces(v, id, faces, 64);
         for (uint32_t k = 0; k < nf; ++k)
             if (v3_dot(core_face_normal(v, faces[k]), local) >= (1.0f - 5e-7f) * dlen) return clip_key(15, faces[k], 0, 0);
         for (uint32_t k = 0; k < nf; ++k) {
             const uint32_t size = core_face_size(v, faces[k]);
             for (uint32_t m = 0; m < size; ++m) {
                 if (core_face_point(v, faces[k], m) != id) continue;
-                const uint32_t nb[2] = {core_face_point(v, faces[k], (m + 1) % size),
-                                        core_face_point(v, faces[k], (m + size - 1) % size)};
-                for (int t = 0; t < 2; ++t) {
-                    const v3 e = v3_sub(core_point(v, nb[t]), p);
-                    const float drop = -v3_dot(e, local) / (dlen * v3_len(e) + 1e-30f);
-                    if (drop < best) best = drop, other = nb[t];
-                }
+                const uint32_t nb = core_face_point(v, faces[k], m + 1 < size ? m + 1 : 0);
+                const v3 e = v3_sub(core_point(v, nb), p);
+                const float drop = -v3_dot(e, local) / (dlen * v3_len(e) + 1e-30f);
+                if (drop < best) best = drop, other = nb;
                 break;
             }
         }
