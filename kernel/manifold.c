@@ -75,6 +75,14 @@ typedef struct feature {
 } feature;
 
 /* A contact on the rounded shapes, A frame: pb - pa = sep n. */
+/* A contact normal n (A frame) and each core's support along it, outward
+ * (A's along n, B's along -n): its value h and point id (support_of). */
+typedef struct along_normal {
+    v3 n;
+    float h[2];
+    uint32_t id[2];
+} along_normal;
+
 typedef struct core_contact {
     v3 pa, pb;
     float sep;
@@ -676,11 +684,10 @@ static uint32_t face_contacts(const mctx *c, const feature *f, core_contact out[
  * normal is d (within 1e-3 rad), else the edge from the support point to a
  * neighbour that ties with it within 1e-3 of the edge's length, else the
  * point: the support scan may return any corner of a face or either end
- * of an edge across d as d turns by rounding. */
-static uint32_t supporting_feature(const mctx *c, int of_b, v3 d)
+ * of an edge across d as d turns by rounding. id: the support point
+ * (support_of along d). */
+static uint32_t supporting_feature(const mctx *c, int of_b, v3 d, uint32_t id)
 {
-    uint32_t id;
-    support_of(c, of_b, d, &id);
     const core_view *v = of_b ? &c->vb : &c->va;
     if (v->kind == CORE_POINT) return clip_key(13, id, id, 0);
     const v3 local = of_b ? a_to_b_dir(c, d) : d;
@@ -747,16 +754,17 @@ static void emit(const mctx *c, v3 n, const core_contact *cc, uint32_t count, st
 }
 
 /* One point from a penetration answer (world space). */
-static void emit_single(const mctx *c, const mink_result *r, struct mink_manifold *out)
+static void emit_single(const mctx *c, const mink_result *r, const along_normal *an, struct mink_manifold *out)
 {
-    const v3 n = m33_tmul(&c->rot_a, r->normal);
-    const uint32_t key = clip_key(8, supporting_feature(c, 0, n), supporting_feature(c, 1, v3_neg(n)), 0);
+    const v3 n = an->n;
+    const uint32_t key =
+        clip_key(8, supporting_feature(c, 0, n, an->id[0]), supporting_feature(c, 1, v3_neg(n), an->id[1]), 0);
     /* witnesses on their shapes' support planes along the normal: a query
      * that hit its iteration cap may leave one off its shape (then the
      * support points themselves) */
     if (r->status != MINK_OK) {
-        uint32_t ia, ib;
-        const float ha = support_of(c, 0, n, &ia), hb = support_of(c, 1, v3_neg(n), &ib);
+        const uint32_t ia = an->id[0], ib = an->id[1];
+        const float ha = an->h[0], hb = an->h[1];
         const v3 pa = m33_tmul(&c->rot_a, v3_sub(r->point_a, c->pa.p));
         const v3 pb = m33_tmul(&c->rot_a, v3_sub(r->point_b, c->pa.p));
         /* + the rounding of world points far from the origin back to A's frame */
@@ -807,16 +815,15 @@ static int face_carries(const mctx *c, const feature *f, v3 n, float s)
 /* The reference face for a contact normal n (A frame) of signed core
  * distance s: the face around each poly's support point most along the
  * normal, if it carries the contact (A's within `prefer`). */
-static int face_for_normal(const mctx *c, v3 n, float s, feature *f)
+static int face_for_normal(const mctx *c, const along_normal *an, float s, feature *f)
 {
+    const v3 n = an->n;
     int have = 0;
     for (int of_b = 0; of_b < 2; ++of_b) {
         const core_view *v = of_b ? &c->vb : &c->va;
         if (v->kind != CORE_POLY || speck(c, of_b)) continue;
         const v3 out_dir = of_b ? v3_neg(n) : n; /* outward of this shape at the contact */
-        uint32_t id;
-        support_of(c, of_b, out_dir, &id);
-        const uint32_t best = face_at_point(c, of_b, id, out_dir);
+        const uint32_t best = face_at_point(c, of_b, an->id[of_b], out_dir);
         if (best == UINT32_MAX) continue;
         feature g;
         face_feature(c, of_b, best, &g);
@@ -876,11 +883,12 @@ static void remember_feature(const mctx *c, mink_cache *cache, const feature *f,
 /* How far a GJK/EPA answer claims a shallower contact than the supports
  * give along its own normal (the shapes' overlap or gap along it): about
  * zero for a right answer, large for a normal EPA got wrong. */
-static float answer_excess(const mctx *c, const mink_result *r)
+static float answer_excess(const mctx *c, const mink_result *r, along_normal *an)
 {
-    const v3 n = m33_tmul(&c->rot_a, r->normal);
-    uint32_t id;
-    const float along = -(support_of(c, 0, n, &id) + support_of(c, 1, v3_neg(n), &id)) - c->ra - c->rb;
+    an->n = m33_tmul(&c->rot_a, r->normal);
+    an->h[0] = support_of(c, 0, an->n, &an->id[0]);
+    an->h[1] = support_of(c, 1, v3_neg(an->n), &an->id[1]);
+    const float along = -(an->h[0] + an->h[1]) - c->ra - c->rb;
     return r->distance - along;
 }
 
@@ -902,7 +910,8 @@ static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_man
      * two supports, also for separated cores (a warm GJK was seen to stop
      * on a wrong axis there too) */
     const float allowed = c->prefer + 1e-4f * c->scale;
-    float excess = answer_excess(c, &r);
+    along_normal an; /* the answer's normal and the supports along it */
+    float excess = answer_excess(c, &r, &an);
     if (excess > allowed) {
         /* a warm start that led EPA astray (a speck pierced by a long
          * core): the cold answer; else the pair swapped (the order of the
@@ -910,14 +919,15 @@ static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_man
         if (cache) {
             mink_cache_reset(cache);
             st = c->k->penetration(c->a, c->pa_in, c->b, c->pb_in, cache, &r);
-            excess = answer_excess(c, &r);
+            excess = answer_excess(c, &r, &an);
         }
         mink_result w;
         if (excess > allowed && c->k->penetration(c->b, c->pb_in, c->a, c->pa_in, NULL, &w) >= 0) {
             const mink_vec3 t = w.point_a;
             w.normal = v3_neg(w.normal);
             w.point_a = w.point_b, w.point_b = t;
-            if (answer_excess(c, &w) < excess) r = w, st = w.status;
+            along_normal aw;
+            if (answer_excess(c, &w, &aw) < excess) r = w, an = aw, st = w.status;
         }
     }
     out->status = st;
@@ -926,11 +936,11 @@ static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_man
         out->count = 0;
         return st;
     }
-    const v3 n = m33_tmul(&c->rot_a, r.normal);
+    const v3 n = an.n;
     const float s = r.distance + c->ra + c->rb;
     core_contact cc[4];
     feature f;
-    if (face_for_normal(c, n, s, &f)) {
+    if (face_for_normal(c, &an, s, &f)) {
         float deepest;
         int sure; /* the normal is GJK's */
         v3 origin;
@@ -959,7 +969,7 @@ static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_man
             return st;
         }
     }
-    emit_single(c, &r, out);
+    emit_single(c, &r, &an, out);
     return st;
 }
 
