@@ -896,13 +896,13 @@ static float answer_excess(const mctx *c, const mink_result *r, along_normal *an
  * state, or, when a face carries the contact, that face: the signed
  * distance GJK/EPA found bounds every axis's separation (EPA's polytope
  * lies inside the difference), so it is the face's runner-up. */
-static mink_status normal_path(const mctx *c, mink_cache *cache, struct mink_manifold *out)
+static mink_status normal_path(const mctx *c, mink_cache *cache, int feature_cached, struct mink_manifold *out)
 {
-    /* GJK's state, warm; a feature's cache is emptied first (its axis
-     * alone starts EPA on no better ground than a cold query, and on tiny
-     * shapes deep in large ones not as safely) */
-    feature_state fs;
-    if (mink_cache_load_feature(cache, c->a, c->b, &fs)) mink_cache_reset(cache);
+    /* GJK's state, warm; a feature's cache (feature_cached: the query
+     * found one) is emptied first (its axis alone starts EPA on no better
+     * ground than a cold query, and on tiny shapes deep in large ones not
+     * as safely) */
+    if (feature_cached && cache) mink_cache_reset(cache);
     mink_result r;
     mink_status st = c->k->penetration(c->a, c->pa_in, c->b, c->pb_in, cache, &r); /* as given: mink_penetration's own answer */
     if (st == MINK_ERR_INVALID) return out->status = st;
@@ -1507,14 +1507,14 @@ static mink_status sat_path(const mctx *c, mink_cache *cache, const feature_stat
     out->status = MINK_OK;
     feature f;
     float runner_up;
-    if (!full_sat(c, &f, &runner_up)) return normal_path(c, NULL, out);
+    if (!full_sat(c, &f, &runner_up)) return normal_path(c, NULL, 0, out);
     if (contacts_from_feature(c, &f, out)) {
         remember_feature(c, cache, &f, runner_up, f.s > c->margin_core, prev);
         return MINK_OK;
     }
     /* separated cores whose closest features are no face and no edge
      * pair of the test: GJK's normal (its state cached) */
-    return normal_path(c, cache, out);
+    return normal_path(c, cache, prev != NULL, out);
 }
 
 /* ------------------------------------------------------------ the query */
@@ -1604,7 +1604,7 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
     feature_state fs;
     const feature_state *prev = mink_cache_load_feature(cache, a, b, &fs) ? &fs : NULL;
     if (warm_contacts(&c, cache, prev, out)) return MINK_OK;
-    const mink_status st = sat_pair(&c) ? sat_path(&c, cache, prev, out) : normal_path(&c, cache, out);
+    const mink_status st = sat_pair(&c) ? sat_path(&c, cache, prev, out) : normal_path(&c, cache, prev != NULL, out);
     if (st == MINK_ERR_INVALID) return invalid(out);
     out->status = st;
     return st;
