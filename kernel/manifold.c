@@ -419,17 +419,23 @@ static uint32_t incident_polygon(const mctx *c, int of_b, uint32_t support, v3 n
 /* The rounding of a separation computed from coordinates like p's. */
 static inline float coordinate_rounding(v3 p) { return ROUNDING_EPS * maxf(fabsf(p.x), maxf(fabsf(p.y), fabsf(p.z))); }
 
-/* How far beyond the margin a clipped point may lie (p: its coordinates in
- * the frame it was measured in): the rounding of those coordinates, not of
- * the pair's scale, which a pebble on a 1 km slab makes far larger. */
-static inline float point_slack(const mctx *c, v3 p) { return c->prefer_rel + coordinate_rounding(p); }
-
-/* Whether a clipped point at core separation sep lies within the margin
- * (point_slack). */
-static inline int within_margin(const mctx *c, float sep, v3 p)
+/* Whether a clipped point at core separation sep lies within the margin (p:
+ * its coordinates in the reference's frame, B's when in_b), or beyond it
+ * by no more than their rounding: not the pair's scale's, which a pebble on
+ * a 1 km slab makes far larger; and no more than its world coordinates'
+ * rounding, the answer's own (a 40 m prism whose points lie 130 m from its
+ * origin, 111 m from the world's, kept a point 1.22e-4 above the margin,
+ * 1.06e-4 at most there; seed 825). */
+static __attribute__((noinline)) int within_world_rounding(const mctx *c, float sep, v3 p, int in_b)
 {
-    /* the first test spares most points the rounding's cost */
-    return sep <= c->margin_core + c->prefer_rel || sep <= c->margin_core + point_slack(c, p);
+    const v3 w = v3_add(m33_mul(&c->rot_a, in_b ? b_to_a_point(c, p) : p), c->pa.p);
+    return sep <= c->margin_core + c->prefer_rel + coordinate_rounding(w);
+}
+static inline int within_margin(const mctx *c, float sep, v3 p, int in_b)
+{
+    const float limit = c->margin_core + c->prefer_rel;
+    if (sep <= limit) return 1; /* most points: no rounding to work out */
+    return sep <= limit + coordinate_rounding(p) && within_world_rounding(c, sep, p, in_b);
 }
 
 /* How the points of an incident feature tilted by t from the contact plane
@@ -556,7 +562,7 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
     const incident_rule rule = incident_rule_for(c, r_inc, tilt_matters ? cos_t : 1.0f, lowest_far);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (within_margin(c, sep[i], v3_add(poly[i].p, anchor)) &&
+        if (within_margin(c, sep[i], v3_add(poly[i].p, anchor), in_b) &&
             touches(c, poly[i].p, sep[i], lowest, *deepest, n_ref, &rule)) {
             poly[kept] = poly[i];
             sep[kept++] = sep[i];
@@ -653,7 +659,7 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
     const incident_rule rule = incident_rule_for(c, r_inc, fabsf(comp[j]), v3_add(poly[low].p, anchor));
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (!within_margin(c, sep[i], v3_add(poly[i].p, anchor))) continue;
+        if (!within_margin(c, sep[i], v3_add(poly[i].p, anchor), ref_b)) continue;
         const float du = (&poly[i].p.x)[u] - lu, dw = (&poly[i].p.x)[w] - lw;
         if (keeps(c, sep[i] - *deepest, du * du + dw * dw, &rule)) {
             poly[kept] = poly[i];
@@ -919,7 +925,7 @@ static uint32_t segment_pair_contacts(const mctx *c, v3 n, core_contact out[2])
     const incident_rule rule =
         incident_rule_for(c, c->rb, line_cos(v3_sub(touching[1].pb, touching[0].pb), n), touching[low].pb);
     for (int e = 0; e < 2; ++e)
-        if (within_margin(c, touching[e].sep + c->ra + c->rb, touching[e].pb) &&
+        if (within_margin(c, touching[e].sep + c->ra + c->rb, touching[e].pb, 0) &&
             touches(c, touching[e].pb, touching[e].sep, touching[low].pb, touching[low].sep, n, &rule))
             out[count++] = touching[e];
     return count;
