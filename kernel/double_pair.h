@@ -34,6 +34,12 @@ static inline void dframe_of(const mink_pose *pose, dframe *f)
 
 static inline double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
+/* A world direction d in the frame's own axes: r^T d. */
+static inline void dframe_unturn(const dframe *f, const double d[3], double out[3])
+{
+    for (int i = 0; i < 3; ++i) out[i] = f->r[0][i] * d[0] + f->r[1][i] * d[1] + f->r[2][i] * d[2];
+}
+
 /* The core point of a feature index (as the kernels number them), world. */
 static inline void world_core_point(const mink_shape *s, const dframe *f, uint32_t id, double out[3])
 {
@@ -95,9 +101,8 @@ static inline uint32_t climb_double(const mink_shape *s, const double l[3], uint
  * the hull is many times the other shape's size (f->climb). */
 static inline uint32_t support_id(const dpair *p, const mink_shape *s, const dframe *f, const double d[3])
 {
-    /* d in the shape's frame: r^T d */
-    double l[3];
-    for (int i = 0; i < 3; ++i) l[i] = f->r[0][i] * d[0] + f->r[1][i] * d[1] + f->r[2][i] * d[2];
+    double l[3]; /* d in the shape's frame */
+    dframe_unturn(f, d, l);
     switch (s->type) {
     case MINK_SHAPE_CAPSULE:
         return l[1] >= 0.0 ? 1u : 0u;

@@ -74,7 +74,6 @@ typedef struct feature {
     uint32_t support; /* a face: the other shape's support point id      */
 } feature;
 
-/* A contact on the rounded shapes, A frame: pb - pa = sep n. */
 /* A contact normal n (A frame) and each core's support along it, outward
  * (A's along n, B's along -n): its value h and point id (support_of). */
 typedef struct along_normal {
@@ -83,6 +82,7 @@ typedef struct along_normal {
     uint32_t id[2];
 } along_normal;
 
+/* A contact on the rounded shapes, A frame: pb - pa = sep n. */
 typedef struct core_contact {
     v3 pa, pb;
     float sep;
@@ -247,7 +247,7 @@ static v3 a_local_double(const dframe *fa, const double w[3])
 {
     const double d[3] = {w[0] - fa->p[0], w[1] - fa->p[1], w[2] - fa->p[2]};
     double l[3];
-    for (int i = 0; i < 3; ++i) l[i] = fa->r[0][i] * d[0] + fa->r[1][i] * d[1] + fa->r[2][i] * d[2];
+    dframe_unturn(fa, d, l);
     return v3_make((float)l[0], (float)l[1], (float)l[2]);
 }
 
