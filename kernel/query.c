@@ -748,7 +748,7 @@ static __attribute__((noinline)) int box_apart_answer(const simd_query *q, v4 fa
         finish(q, p, p, bd.n, 0.0f, out);
         out->point_a = out->point_b = world_point(q, p);
     } else {
-        finish(q, bd.pa, bd.pb, bd.n, face - margin, out);
+        finish(q, bd.pa, bd.pb, bd.n, -bd.depth - margin, out);
     }
     out->iterations = out->gjk_iterations = 0;
     out->support_calls = 0;
