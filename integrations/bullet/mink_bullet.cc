@@ -54,29 +54,29 @@ struct TranslatedShape {
     ~TranslatedShape() { std::free(hull_memory); }
 };
 
-// What the translation depends on: type, margin, scaling, dimensions, points.
-std::vector<btScalar> signature_of(const btCollisionShape *s)
+// What the translation depends on, value by value: type, margin, scaling,
+// dimensions, points.
+template <class Visit> void visit_signature(const btCollisionShape *s, Visit visit)
 {
-    std::vector<btScalar> sig;
     const btVector3 sc = s->getLocalScaling();
-    sig.insert(sig.end(), {btScalar(s->getShapeType()), s->getMargin(), sc.x(), sc.y(), sc.z()});
+    for (btScalar v : {btScalar(s->getShapeType()), s->getMargin(), sc.x(), sc.y(), sc.z()}) visit(v);
     switch (s->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE: {
         const btVector3 h = static_cast<const btBoxShape *>(s)->getHalfExtentsWithMargin();
-        sig.insert(sig.end(), {h.x(), h.y(), h.z()});
+        for (btScalar v : {h.x(), h.y(), h.z()}) visit(v);
         break;
     }
-    case SPHERE_SHAPE_PROXYTYPE: sig.push_back(static_cast<const btSphereShape *>(s)->getRadius()); break;
+    case SPHERE_SHAPE_PROXYTYPE: visit(static_cast<const btSphereShape *>(s)->getRadius()); break;
     case CAPSULE_SHAPE_PROXYTYPE: {
         const auto *c = static_cast<const btCapsuleShape *>(s);
-        sig.insert(sig.end(), {btScalar(c->getUpAxis()), c->getRadius(), c->getHalfHeight()});
+        for (btScalar v : {btScalar(c->getUpAxis()), c->getRadius(), c->getHalfHeight()}) visit(v);
         break;
     }
     case CONVEX_HULL_SHAPE_PROXYTYPE: {
         const auto *h = static_cast<const btConvexHullShape *>(s);
         for (int i = 0; i < h->getNumPoints(); ++i) {
             const btVector3 p = h->getUnscaledPoints()[i];
-            sig.insert(sig.end(), {p.x(), p.y(), p.z()});
+            for (btScalar v : {p.x(), p.y(), p.z()}) visit(v);
         }
         break;
     }
@@ -84,13 +84,32 @@ std::vector<btScalar> signature_of(const btCollisionShape *s)
         const auto *m = static_cast<const btMultiSphereShape *>(s);
         for (int i = 0; i < m->getSphereCount(); ++i) {
             const btVector3 p = m->getSpherePosition(i);
-            sig.insert(sig.end(), {p.x(), p.y(), p.z(), m->getSphereRadius(i)});
+            for (btScalar v : {p.x(), p.y(), p.z(), m->getSphereRadius(i)}) visit(v);
         }
         break;
     }
     default: break;
     }
+}
+
+std::vector<btScalar> signature_of(const btCollisionShape *s)
+{
+    std::vector<btScalar> sig;
+    visit_signature(s, [&](btScalar v) { sig.push_back(v); });
     return sig;
+}
+
+// Whether s still has the signature sig (compared in place: every new
+// pair asks, and a copy would allocate).
+bool has_signature(const btCollisionShape *s, const std::vector<btScalar> &sig)
+{
+    size_t i = 0;
+    bool same = true;
+    visit_signature(s, [&](btScalar v) {
+        same = same && i < sig.size() && sig[i] == v;
+        ++i;
+    });
+    return same && i == sig.size();
 }
 
 // The rotation taking mink's capsule axis (+Y) to the unit direction d.
@@ -191,7 +210,7 @@ struct ShapeTable {
     {
         std::lock_guard<std::mutex> guard(lock);
         auto it = shapes.find(s);
-        if (it != shapes.end() && it->second && it->second->signature == signature_of(s)) return it->second.get();
+        if (it != shapes.end() && it->second && has_signature(s, it->second->signature)) return it->second.get();
         std::unique_ptr<TranslatedShape> t = translate(s);
         const TranslatedShape *result = t.get();
         if (it != shapes.end()) {
