@@ -887,6 +887,37 @@ static int check_witness(const mink_case *c, const mink_result *r, double tol, i
                   dot3(u, pb), hb, tol, has_expected ? ", nor along the expected normal" : "");
 }
 
+static int case_exact_gap(const case_shape *s, const case_pose *q, const mink_shape *ms, mink_vec3 xw, double *gap);
+
+/* pA on A's surface and pB on B's, within tol (FORMAT.md: "pA on A and pB
+ * on B"; a point on a face's plane beyond its edge is on the support plane
+ * but not on the shape). strict: a point that cannot be measured fails. */
+static int on_surfaces(const mink_case *c, const mink_result *r, double tol, int strict, char *why, size_t whylen)
+{
+    const mink_vec3 *pt[2] = {&r->point_a, &r->point_b};
+    const case_shape *s[2] = {&c->sa, &c->sb};
+    const case_pose *ps[2] = {&c->qa, &c->qb};
+    const mink_shape *ms[2] = {&c->a, &c->b};
+    for (int i = 0; i < 2; ++i) {
+        double gap = 0.0;
+        if (case_exact_gap(s[i], ps[i], ms[i], *pt[i], &gap) < 0) {
+            if (!strict) continue;
+            return case_reject(why, whylen, "p%c %.9g %.9g %.9g: not measurable", "AB"[i], pt[i]->x, pt[i]->y, pt[i]->z);
+        }
+        if (fabs(gap) > tol)
+            return case_reject(why, whylen, "p%c %.9g %.9g %.9g is %.3g %s %c's surface (tol %.3g)", "AB"[i], pt[i]->x,
+                          pt[i]->y, pt[i]->z, fabs(gap), gap > 0.0 ? "outside" : "inside", "AB"[i], tol);
+    }
+    return 1;
+}
+
+/* The witnesses of a distance or penetration answer: check_witness, then
+ * on the shapes. */
+static int check_witnesses(const mink_case *c, const mink_result *r, double tol, int planes, char *why, size_t whylen)
+{
+    return check_witness(c, r, tol, planes, why, whylen) && on_surfaces(c, r, tol, 0, why, whylen);
+}
+
 /* The expected normal against the result's; a pen normal outside the limit
  * passes when the depth along it is within tol of the expected depth (near
  * ties, FORMAT.md). */
@@ -1086,7 +1117,7 @@ int case_check(const mink_case *c, int query, const mink_result *r, char *why, s
             if (fabs(gd - wd) > tol)
                 return case_reject(why, whylen, "near-touching: expected distance %.9g (%s %.9g), got %.9g (tol %.3g)",
                               wd, kind_name(c->kind), c->value, gd, tol);
-            return got_sep ? check_witness(c, r, tol, 0, why, whylen) : case_check_common_point(c, r, tol, why, whylen);
+            return got_sep ? check_witnesses(c, r, tol, 0, why, whylen) : case_check_common_point(c, r, tol, why, whylen);
         }
         if (c->kind == CASE_PEN) { /* no depth from this query: the kind and a common point */
             if (got_sep) return case_reject(why, whylen, "expected pen %.9g, got sep %.9g", c->value, got);
@@ -1097,14 +1128,14 @@ int case_check(const mink_case *c, int query, const mink_result *r, char *why, s
             return case_reject(why, whylen, "distance: expected %.9g, got %.9g (|diff| %.3g > tol %.3g)", want, got,
                           fabs(got - want), tol);
         if (!check_normal(c, r, tol, why, whylen)) return 0;
-        return check_witness(c, r, tol, 1, why, whylen);
+        return check_witnesses(c, r, tol, 1, why, whylen);
     }
     if (query != CASE_QUERY_PENETRATION) return case_reject(why, whylen, "unknown query %d", query);
     if (near) {
         if (fabs(got - want) > tol)
             return case_reject(why, whylen, "near-touching: expected signed distance %.9g, got %.9g (|diff| %.3g > tol %.3g)",
                           want, got, fabs(got - want), tol);
-        return check_witness(c, r, tol, 0, why, whylen);
+        return check_witnesses(c, r, tol, 0, why, whylen);
     }
     if (got_sep != (c->kind == CASE_SEP))
         return case_reject(why, whylen, "expected %s %.9g, got %s %.9g", kind_name(c->kind), c->value,
@@ -1114,7 +1145,7 @@ int case_check(const mink_case *c, int query, const mink_result *r, char *why, s
                       c->kind == CASE_SEP ? "distance" : "depth", c->value, fabs(got),
                       fabs(got - want), tol);
     if (!check_normal(c, r, tol, why, whylen)) return 0;
-    return check_witness(c, r, tol, 1, why, whylen);
+    return check_witnesses(c, r, tol, 1, why, whylen);
 }
 
 /* ------------------------------------------------------------ manifolds */
@@ -1266,18 +1297,7 @@ static int check_patch(const mink_case *c, const struct mink_manifold *m, double
 static int check_contact(const mink_case *c, double margin, const mink_result *r, double tol, char *why, size_t whylen)
 {
     if (!result_finite(r)) return case_reject(why, whylen, "non-finite point");
-    const mink_vec3 *pt[2] = {&r->point_a, &r->point_b};
-    const case_shape *s[2] = {&c->sa, &c->sb};
-    const case_pose *ps[2] = {&c->qa, &c->qb};
-    const mink_shape *ms[2] = {&c->a, &c->b};
-    for (int i = 0; i < 2; ++i) {
-        double gap = 0.0;
-        if (case_exact_gap(s[i], ps[i], ms[i], *pt[i], &gap) < 0)
-            return case_reject(why, whylen, "p%c %.9g %.9g %.9g: not measurable", "AB"[i], pt[i]->x, pt[i]->y, pt[i]->z);
-        if (fabs(gap) > tol)
-            return case_reject(why, whylen, "p%c %.9g %.9g %.9g is %.3g %s %c's surface (tol %.3g)", "AB"[i], pt[i]->x,
-                          pt[i]->y, pt[i]->z, fabs(gap), gap > 0.0 ? "outside" : "inside", "AB"[i], tol);
-    }
+    if (!on_surfaces(c, r, tol, 1, why, whylen)) return 0;
     if (!check_witness(c, r, tol, 0, why, whylen)) return 0;
     if (r->distance > margin + tol)
         return case_reject(why, whylen, "separation %.9g > margin %.9g + tol %.3g", r->distance, margin, tol);

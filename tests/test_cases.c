@@ -506,6 +506,27 @@ static void test_check_touching_and_ties(void **state)
     case_set_free(&set);
 }
 
+static void test_check_witnesses_on_shapes(void **state)
+{
+    (void)state;
+    /* a unit sphere over the edge of a cube's top face (half 1): its centre
+     * at (1.02, 3, 0), the distance sqrt(4 + 0.02^2) - 1 = 1.0001, a free
+     * normal (0 0 0); L = 4, tol 4e-4. On the face's plane 0.02 beyond its
+     * edge, pA is on A's support plane along y but not on A. */
+    case_set set;
+    parse_ok("e box 0 1 1 1" POSE0 "sphere 1 1.02 3 0 1 0 0 0 sep 1.0001 0 0 0\n", &set);
+    const mink_case *e = &set.cases[0];
+    const int D = CASE_QUERY_DISTANCE, P = CASE_QUERY_PENETRATION;
+    const float d = 1.0001f, ny = 2.0f / 2.0001f, nx = 0.02f / 2.0001f;
+    /* the edge and the sphere's nearest point */
+    want_check(e, D, result(d, nx, ny, 0, 1, 1, 0, 1.0f + nx * d, 1.0f + ny * d, 0), 1, NULL);
+    want_check(e, P, result(d, nx, ny, 0, 1, 1, 0, 1.0f + nx * d, 1.0f + ny * d, 0), 1, NULL);
+    /* the foot beyond the edge, the sphere's lowest point above it */
+    want_check(e, D, result(d, 0, 1, 0, 1.02f, 1, 0, 1.02f, 2.0001f, 0), 0, "outside A's surface");
+    want_check(e, P, result(d, 0, 1, 0, 1.02f, 1, 0, 1.02f, 2.0001f, 0), 0, "outside A's surface");
+    case_set_free(&set);
+}
+
 static char *print_to_string(const mink_case *c, int query, const mink_result *r)
 {
     static char buf[512];
@@ -757,6 +778,7 @@ int main(void)
         cmocka_unit_test(test_group),
         cmocka_unit_test(test_check_spheres),
         cmocka_unit_test(test_check_touching_and_ties),
+        cmocka_unit_test(test_check_witnesses_on_shapes),
         cmocka_unit_test(test_print),
         cmocka_unit_test(test_manifold_box_on_slab),
         cmocka_unit_test(test_manifold_patches),
