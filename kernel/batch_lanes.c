@@ -26,6 +26,7 @@
 #define LANE_FREE_REL BOX_FREE_REL
 
 #define LANE_INSIDE_REL BOX_INSIDE_REL
+#define LANE_WITNESS_REL BOX_WITNESS_REL
 
 /* Separated boxes: a pair of core points (p on A, q on B) is accepted when
  * |q - p| exceeds the support gap along (q - p) (a lower bound of the
@@ -712,7 +713,7 @@ static void box_solve(box_lanes *o, box_answer *ans)
          * over a complete axis set), depth = -best. Witnesses on the two
          * support features: B's deepest point for a face of A, A's for a
          * face of B, the edges' closest points for an edge pair; accepted
-         * when both lie on their boxes. */
+         * when both lie on their boxes (within their rounding). */
         const vw depth = w_neg(o->best);
         const vw3 pa_fa = w3_madd(o->n, depth, sb);
         const vw3 pb_fb = w3_madd(o->n, w_neg(depth), sa);
@@ -721,7 +722,8 @@ static void box_solve(box_lanes *o, box_answer *ans)
         const vw3 pb = w3_select(face_a, sb, w3_select(face_b, pb_fb, pb_e));
         const vw3 miss = w3_sub(lb, pb_e);
         const vwm edge_ok = vw_or(w_not(edge), vw_cmpge(vw_mul(tol_in, tol_in), w3_dot(miss, miss)));
-        const vwm ok = vw_and(vw_and(inside3(pa, o->ha, tol_in), inside3(box_local_b(o, pb), o->hb, tol_in)), edge_ok);
+        const vw tol_w = vw_mul(vw_splat(LANE_WITNESS_REL), scale);
+        const vwm ok = vw_and(vw_and(inside3(pa, o->ha, tol_w), inside3(box_local_b(o, pb), o->hb, tol_w)), edge_ok);
         ans->pa = w3_select(overlap, pa, ans->pa);
         ans->pb = w3_select(overlap, pb, ans->pb);
         ans->undecided = vw_or(ans->undecided, vw_andnot(overlap, ok));

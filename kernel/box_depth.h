@@ -15,7 +15,6 @@
 #include "support.h"
 #include "tolerance.h"
 
-#include <float.h>
 #include <math.h>
 
 /* Tolerances: BOX_*_REL of tolerance.h (the batch lanes' too). */
@@ -108,9 +107,8 @@ MINK_INLINE float box_face_separation(const simd_pair *pair, v4 *fa, v4 *fb)
  * (shallower depths go to GJK and EPA, whose double stage answers near
  * contact), and then their depth, normal and witnesses. 0 also when an
  * edge pair's witnesses miss each other by more than BOX_INSIDE_REL S, or
- * a witness misses its box by more than the rounding of the pair's
- * coordinates (8 eps S: the scene probes' local tolerance is that fine for
- * a small box by a large shape; GJK and EPA decide). */
+ * a witness misses its box by more than BOX_WITNESS_REL S (GJK and EPA
+ * decide). */
 MINK_INLINE int box_overlap_depth(const simd_pair *pair, v4 fa, v4 fb, float face, box_depth *out)
 {
     const float s = pair->scale, deep = -MINK_DOUBLE_NEAR_REL * s;
@@ -149,7 +147,7 @@ MINK_INLINE int box_overlap_depth(const simd_pair *pair, v4 fa, v4 fb, float fac
     const v4 sb = v4_add(c, rot_apply(pair->row, xb));
 
     const float depth = -best;
-    const v4 tol = v4_splat(8.0f * FLT_EPSILON * s); /* a witness's rounding */
+    const v4 tol = v4_splat(BOX_WITNESS_REL * s);
     v4 pa, pb;
     if (by_edge) {
         /* the closest points of the edges' lines through sa and sb */
@@ -240,7 +238,7 @@ MINK_INLINE int box_face_distance(const simd_pair *pair, v4 fa, v4 fb, float fac
     }
     if (!v4_all(over)) return 0;
     float depth = -face;
-    const float t2 = v4_len2(side), rounding = 8.0f * FLT_EPSILON * s;
+    const float t2 = v4_len2(side), rounding = BOX_WITNESS_REL * s;
     if (t2 > rounding * rounding) {
         /* from the face's separation and the step (not pb - pa: both
          * round as the pair's coordinates, and face may be far smaller) */

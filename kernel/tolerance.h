@@ -262,8 +262,18 @@ static inline float mink_gjk_gap_tol(float small, float scale)
 /* A witness point counts as inside its box when every local coordinate is
  * within this times S of the half extent. Witnesses are rebuilt from a
  * handful of products of S-sized numbers (~1e-7 S each); 4e-6 S leaves room
- * and stays well inside the tests' witness tolerance (1e-5 L). */
+ * and stays well inside the tests' witness tolerance (1e-5 L). Only for
+ * edge pairs' witnesses and the other core's point over a face (whose foot
+ * is then clamped onto it): a witness given as it is must be on its box
+ * within BOX_WITNESS_REL S. */
 #define BOX_INSIDE_REL 4e-6f
+
+/* The rounding of a box test's witness (8 eps S): an overlap's witnesses
+ * off their boxes by more go to GJK and EPA, and a point beside a face by
+ * more turns the normal to the face's edge. The scene probes' local
+ * tolerance (16 eps of the world coordinates for a small shape) is finer
+ * than BOX_INSIDE_REL S when the pair's scale is large. */
+#define BOX_WITNESS_REL 9.5367431640625e-7f /* 2^-20 */
 
 /* ... and, for cores apart along a face axis, the other's point counts as
  * over the face only within this tilt of the normal it would give (the
