@@ -115,20 +115,20 @@ static void face_plane(dpoly *P, dface *f)
     }
 }
 
-/* Adds face (i, j, k) in a free slot; 0 when full. */
-static int add_face(dpoly *P, unsigned i, unsigned j, unsigned k)
+/* Adds face (i, j, k) in a free slot; NULL when full. */
+static const dface *add_face(dpoly *P, unsigned i, unsigned j, unsigned k)
 {
     unsigned slot = 0;
     while (slot < P->nf && P->face[slot].alive) ++slot;
     if (slot == P->nf) {
-        if (P->nf == EPA_DOUBLE_FACES) return 0;
+        if (P->nf == EPA_DOUBLE_FACES) return NULL;
         P->nf++;
     }
     dface *f = &P->face[slot];
     f->v[0] = i, f->v[1] = j, f->v[2] = k;
     f->alive = 1;
     face_plane(P, f);
-    return 1;
+    return f;
 }
 
 /* Whether the directed edge (a, b) belongs to a face marked visible. */
@@ -168,8 +168,8 @@ int mink_epa_double(const mink_shape *a, const mink_pose *pa, const mink_shape *
             const unsigned t = j;
             j = k, k = t;
         }
-        add_face(&P, i, j, k);
-        if (!(P.face[f].d >= -tol) || P.face[f].d == INFINITY) return 0;
+        const dface *added = add_face(&P, i, j, k);
+        if (!(added->d >= -tol) || added->d == INFINITY) return 0;
     }
     unsigned char visible[EPA_DOUBLE_FACES];
     for (unsigned iteration = 0;; ++iteration) {
@@ -226,8 +226,14 @@ int mink_epa_double(const mink_shape *a, const mink_pose *pa, const mink_shape *
         }
         for (unsigned g = 0; g < P.nf; ++g)
             if (visible[g]) P.face[g].alive = 0;
-        for (unsigned h = 0; h < nh; ++h)
-            if (!add_face(&P, horizon[h][0], horizon[h][1], iw)) return 0;
+        /* a new face with the origin beyond it: the horizon was not one
+         * loop (visibility among points within rounding of each other, a
+         * 2e-7 box's corners in a unit box), and the polytope no longer
+         * holds the origin: an inverted face would pass for the nearest */
+        for (unsigned h = 0; h < nh; ++h) {
+            const dface *added = add_face(&P, horizon[h][0], horizon[h][1], iw);
+            if (!added || added->d < -tol) return 0;
+        }
     }
 }
 
