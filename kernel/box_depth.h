@@ -186,11 +186,12 @@ MINK_INLINE int box_overlap_depth(const simd_pair *pair, v4 fa, v4 fb, float fac
  * most separated pairs). 0 when the point is off the face by more than
  * BOX_INSIDE_REL S (closest features edge to edge, or corner to edge:
  * GJK answers). A point beside the face by less faces its edge: the foot
- * is clamped onto the face, and when the step is more than the rounding of
- * the pair's coordinates the normal and distance are the witnesses' (a
- * 13 cm box 90 m under a capsule's axis, 0.66 mm beside its face, had its
- * witness that far outside the box). *out: the normal, the core witnesses
- * (pb - pa = -depth n up to that rounding), depth. */
+ * is clamped onto the face, and when the step from the edge is more than
+ * the rounding of the pair's coordinates the normal and distance are the
+ * separation plus that step's (a 13 cm box 90 m under a capsule's axis,
+ * 0.66 mm beside its face, had its witness that far outside the box).
+ * *out: the normal, the core witnesses (pb - pa = -depth n up to that
+ * rounding), depth. */
 MINK_INLINE int box_face_distance(const simd_pair *pair, v4 fa, v4 fb, float face, box_depth *out)
 {
     const float s = pair->scale;

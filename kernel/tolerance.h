@@ -262,10 +262,11 @@ static inline float mink_gjk_gap_tol(float small, float scale)
 /* A witness point counts as inside its box when every local coordinate is
  * within this times S of the half extent. Witnesses are rebuilt from a
  * handful of products of S-sized numbers (~1e-7 S each); 4e-6 S leaves room
- * and stays well inside the tests' witness tolerance (1e-5 L). Only for
- * edge pairs' witnesses and the other core's point over a face (whose foot
- * is then clamped onto it): a witness given as it is must be on its box
- * within BOX_WITNESS_REL S. */
+ * and stays well inside the tests' witness tolerance (1e-5 L). It bounds
+ * how far two edges' witnesses may miss each other and how far the other
+ * core's point may lie beside a face (its foot is then clamped onto the
+ * face); a witness answered as it is must lie on its box within
+ * BOX_WITNESS_REL S. */
 #define BOX_INSIDE_REL 4e-6f
 
 /* The rounding of a box test's witness (8 eps S): an overlap's witnesses
