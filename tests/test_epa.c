@@ -827,8 +827,9 @@ static void test_small_hull_pierced_by_long_capsule(void **state)
  * EPA starts among points within 2e-7 of each other. A fuzz input had that
  * EPA lose the origin (an inverted face 0.55 beyond it passed for the
  * nearest: the reference answered "separated by 0.55" for a depth of 0.45);
- * about 1 position in 7000 did. The depth: the least over the big box's
- * faces of the point's room to it, plus the small box's reach. */
+ * about 1 position in 7000 did, and the 639th of this seed's. The depth: the
+ * least over the big box's faces of the point's room to it, plus the small
+ * box's reach. */
 static void test_speck_box_in_turned_box(void **state)
 {
     (void)state;
@@ -837,7 +838,7 @@ static void test_speck_box_in_turned_box(void **state)
     const mink_shape big = mink_box(h, h, h, 0.0f), speck = mink_box(s, s, s, rb);
     const mink_quat turned = {2e-7f, 2e-7f, -1.0f, 2e-7f};
     const mink_pose pa = pose_make(dv(1e-7, 1e-7, 1e-7), turned);
-    for (int i = 0; i < 40000; ++i) {
+    for (int i = 0; i < 5000; ++i) {
         const mink_pose pb = pose_make(pose_apply(&pa, rng_box(&rng, 0.45)), quat_identity());
         const dv3 c = pose_unapply(&pa, dv_of(pb.p));
         double depth = INFINITY;
