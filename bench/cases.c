@@ -887,37 +887,6 @@ static int check_witness(const mink_case *c, const mink_result *r, double tol, i
                   dot3(u, pb), hb, tol, has_expected ? ", nor along the expected normal" : "");
 }
 
-static int case_exact_gap(const case_shape *s, const case_pose *q, const mink_shape *ms, mink_vec3 xw, double *gap);
-
-/* pA on A's surface and pB on B's, within tol (FORMAT.md: "pA on A and pB
- * on B"; a point on a face's plane beyond its edge is on the support plane
- * but not on the shape). strict: a point that cannot be measured fails. */
-static int on_surfaces(const mink_case *c, const mink_result *r, double tol, int strict, char *why, size_t whylen)
-{
-    const mink_vec3 *pt[2] = {&r->point_a, &r->point_b};
-    const case_shape *s[2] = {&c->sa, &c->sb};
-    const case_pose *ps[2] = {&c->qa, &c->qb};
-    const mink_shape *ms[2] = {&c->a, &c->b};
-    for (int i = 0; i < 2; ++i) {
-        double gap = 0.0;
-        if (case_exact_gap(s[i], ps[i], ms[i], *pt[i], &gap) < 0) {
-            if (!strict) continue;
-            return case_reject(why, whylen, "p%c %.9g %.9g %.9g: not measurable", "AB"[i], pt[i]->x, pt[i]->y, pt[i]->z);
-        }
-        if (fabs(gap) > tol)
-            return case_reject(why, whylen, "p%c %.9g %.9g %.9g is %.3g %s %c's surface (tol %.3g)", "AB"[i], pt[i]->x,
-                          pt[i]->y, pt[i]->z, fabs(gap), gap > 0.0 ? "outside" : "inside", "AB"[i], tol);
-    }
-    return 1;
-}
-
-/* The witnesses of a distance or penetration answer: check_witness, then
- * on the shapes. */
-static int check_witnesses(const mink_case *c, const mink_result *r, double tol, int planes, char *why, size_t whylen)
-{
-    return check_witness(c, r, tol, planes, why, whylen) && on_surfaces(c, r, tol, 0, why, whylen);
-}
-
 /* The expected normal against the result's; a pen normal outside the limit
  * passes when the depth along it is within tol of the expected depth (near
  * ties, FORMAT.md). */
@@ -1056,6 +1025,35 @@ static int case_exact_gap(const case_shape *s, const case_pose *q, const mink_sh
     }
     *gap = core - s->radius;
     return isfinite(*gap) ? 0 : -1;
+}
+
+/* pA on A's surface and pB on B's, within tol (FORMAT.md: "pA on A and pB
+ * on B"; a point on a face's plane beyond its edge is on the support plane
+ * but not on the shape). strict: a point that cannot be measured fails. */
+static int on_surfaces(const mink_case *c, const mink_result *r, double tol, int strict, char *why, size_t whylen)
+{
+    const mink_vec3 *pt[2] = {&r->point_a, &r->point_b};
+    const case_shape *s[2] = {&c->sa, &c->sb};
+    const case_pose *ps[2] = {&c->qa, &c->qb};
+    const mink_shape *ms[2] = {&c->a, &c->b};
+    for (int i = 0; i < 2; ++i) {
+        double gap = 0.0;
+        if (case_exact_gap(s[i], ps[i], ms[i], *pt[i], &gap) < 0) {
+            if (!strict) continue;
+            return case_reject(why, whylen, "p%c %.9g %.9g %.9g: not measurable", "AB"[i], pt[i]->x, pt[i]->y, pt[i]->z);
+        }
+        if (fabs(gap) > tol)
+            return case_reject(why, whylen, "p%c %.9g %.9g %.9g is %.3g %s %c's surface (tol %.3g)", "AB"[i], pt[i]->x,
+                          pt[i]->y, pt[i]->z, fabs(gap), gap > 0.0 ? "outside" : "inside", "AB"[i], tol);
+    }
+    return 1;
+}
+
+/* The witnesses of a distance or penetration answer: check_witness, then
+ * on the shapes. */
+static int check_witnesses(const mink_case *c, const mink_result *r, double tol, int planes, char *why, size_t whylen)
+{
+    return check_witness(c, r, tol, planes, why, whylen) && on_surfaces(c, r, tol, 0, why, whylen);
 }
 
 /* The reference's answer for the point x (a sphere of radius 0) against a
