@@ -56,6 +56,7 @@
 #define mink_simd_epa MINK_BACKEND_NAME(mink_simd_epa)
 #define mink_simd_gjk MINK_BACKEND_NAME(mink_simd_gjk)
 #define mink_simd_gjk_boolean MINK_BACKEND_NAME(mink_simd_gjk_boolean)
+#define mink_simd_gjk_boolean_inner MINK_BACKEND_NAME(mink_simd_gjk_boolean_inner)
 #define mink_simd_tetra_holds_origin MINK_BACKEND_NAME(mink_simd_tetra_holds_origin)
 #define mink_simd_johnson_seed MINK_BACKEND_NAME(mink_simd_johnson_seed)
 #define mink_simd_simplex_init MINK_BACKEND_NAME(mink_simd_simplex_init)

@@ -14,15 +14,19 @@ int mink_cache_load_simplex(const mink_cache *c, const mink_shape *a, const mink
     const uint32_t *w = c->opaque;
     const uint32_t count = w[CACHE_W_META] & 7u;
     const uint32_t na = mink_cache_feature_count(a), nb = mink_cache_feature_count(b);
+    uint32_t n = 0;
     for (uint32_t i = 0; i < count; ++i) {
-        st->ia[i] = w[CACHE_W_IA + i];
-        st->ib[i] = w[CACHE_W_IB + i];
-        if (st->ia[i] >= na || st->ib[i] >= nb) {
+        const uint32_t ia = w[CACHE_W_IA + i], ib = w[CACHE_W_IB + i];
+        st->ia[n] = ia;
+        st->ib[n] = ib;
+        if (ia < na && ib < nb) {
+            ++n;
+        } else if ((ia & ib) != CACHE_INNER_ID) { /* the centres' point (no support) is dropped: GJK starts from the rest */
             st->outcome = CACHE_EMPTY;
             return 0;
         }
     }
-    st->count = count;
+    st->count = n;
     return 1;
 }
 

@@ -80,6 +80,11 @@ MINK_INLINE uint32_t mink_cache_checksum(const uint32_t *w)
     return 0x2545f491u + u32x4_sum(u32x4_add(u32x4_add(s0, s1), u32x4_add(s2, s3)));
 }
 
+/* The id pair (ia = ib = this) of a simplex point that is no support: the
+ * cores' centres' difference, where the intersect's boolean search starts
+ * (a point of D). A load drops it; the held overlap test rebuilds it. */
+#define CACHE_INNER_ID UINT32_MAX
+
 /* How many core feature ids a shape has: the range of a cached id (hull
  * vertex, box corner, capsule end; a sphere's one point). */
 MINK_INLINE uint32_t mink_cache_feature_count(const mink_shape *s)

@@ -1,5 +1,6 @@
 /* GJK, SIMD kernel. */
 #include "gjk.h"
+#include "cache.h"
 #include "tolerance.h"
 #include "support_scan.h"
 #include "johnson_step.h"
@@ -360,6 +361,9 @@ typedef struct bool_simplex {
     unsigned n;
 } bool_simplex;
 
+/* The id of the cores' centres' difference (CACHE_INNER_ID twice). */
+#define BOOL_INNER_ID ((uint64_t)CACHE_INNER_ID << 32 | CACHE_INNER_ID)
+
 MINK_ALWAYS_INLINE uint64_t vertex_id(const simd_vertex *p)
 {
     uint64_t id;
@@ -456,18 +460,10 @@ static void bool_result(const bool_simplex *b, int overlap, v4 v, unsigned itera
     out->status = MINK_OK;
 }
 
-int mink_simd_gjk_boolean(simd_pair *pair, v4 v0, simd_gjk_result *out)
+/* The search from simplex b, direction t towards the origin (see
+ * mink_simd_gjk_boolean). */
+MINK_ALWAYS_INLINE int bool_search(simd_pair *pair, bool_simplex b, v4 t, float clear, simd_gjk_result *out)
 {
-    const float clear = MINK_TOUCH_REL * pair->scale;
-    if (!(v4_len2(v0) > 0.0f)) v0 = v4_set(1, 0, 0, 0);
-    const simd_vertex first = support_pair_against(pair, v0);
-    bool_simplex b = {.w = {first.w, v4_zero(), v4_zero(), v4_zero()}, .id = {vertex_id(&first), 0, 0, 0}, .n = 1};
-    v4 t = v4_neg(first.w); /* towards the origin */
-    /* apart: D's support along -v0 past the touching band along v0 */
-    if (clears(v4_dot(v0, first.w), v4_len2(v0), clear)) {
-        bool_result(&b, 0, v0, 0, out);
-        return 1;
-    }
     for (unsigned it = 1; it <= MINK_GJK_BOOL_MAX_ITERATIONS; ++it) {
         /* the origin on the simplex's feature (touching), or a direction
          * out of float's range: the full GJK decides */
@@ -504,6 +500,28 @@ int mink_simd_gjk_boolean(simd_pair *pair, v4 v0, simd_gjk_result *out)
         }
     }
     return 0;
+}
+
+int mink_simd_gjk_boolean(simd_pair *pair, v4 v0, simd_gjk_result *out)
+{
+    const float clear = MINK_TOUCH_REL * pair->scale;
+    if (!(v4_len2(v0) > 0.0f)) v0 = v4_set(1, 0, 0, 0);
+    const simd_vertex first = support_pair_against(pair, v0);
+    const bool_simplex b = {.w = {first.w, v4_zero(), v4_zero(), v4_zero()}, .id = {vertex_id(&first), 0, 0, 0}, .n = 1};
+    /* apart: D's support along -v0 past the touching band along v0 */
+    if (clears(v4_dot(v0, first.w), v4_len2(v0), clear)) {
+        bool_result(&b, 0, v0, 0, out);
+        return 1;
+    }
+    return bool_search(pair, b, v4_neg(first.w), clear, out);
+}
+
+int mink_simd_gjk_boolean_inner(simd_pair *pair, v4 inner, simd_gjk_result *out)
+{
+    const float clear = MINK_TOUCH_REL * pair->scale;
+    if (!(v4_len2(inner) > 0.0f)) return 0;
+    const bool_simplex b = {.w = {inner, v4_zero(), v4_zero(), v4_zero()}, .id = {BOOL_INNER_ID, 0, 0, 0}, .n = 1};
+    return bool_search(pair, b, v4_neg(inner), clear, out);
 }
 
 int mink_simd_tetra_holds_origin(const v4 w[4], float scale)

@@ -37,6 +37,10 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
  * within the band, a repeated point or a flat simplex. */
 int mink_simd_gjk_boolean(simd_pair *pair, v4 v0, simd_gjk_result *out);
 
+/* The same from a point of D inside it (A frame): the cores' centres'
+ * difference. PROTOTYPE */
+int mink_simd_gjk_boolean_inner(simd_pair *pair, v4 inner, simd_gjk_result *out);
+
 /* Whether four points of D hold the origin by GJK's own containment test
  * (MINK_GJK_INSIDE_REL S, which float rounding cannot fake): the cores
  * overlap. For a cached tetrahedron re-evaluated at new poses. */

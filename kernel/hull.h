@@ -44,6 +44,8 @@ struct mink_hull_topology {
     float merge_tol;        /* distance within which points were taken as coplanar  */
     float thin;             /* the narrowest face's width (off_face_thin's least;
                                FLT_MAX without faces)                                */
+    float centre[4];        /* the points' mean (pad 0): a point of the hull, where
+                               the intersect's boolean search starts                 */
     /* byte offsets from this header */
     uint32_t off_plane;        /* float nx[face_padded], ny[], nz[], d[]: unit outward
                                   normal and offset, every point p has n.p <= d and

@@ -1549,6 +1549,13 @@ static hull_topology *header(builder *b, hull_kind kind)
     h->size = (float)b->size;
     h->merge_tol = (float)b->tol;
     h->thin = FLT_MAX;
+    double c[3] = {0.0, 0.0, 0.0};
+    for (uint32_t i = 0; i < b->n; ++i) {
+        double p[3];
+        point_of(b, i, p);
+        for (int k = 0; k < 3; ++k) c[k] += p[k];
+    }
+    for (int k = 0; k < 3; ++k) h->centre[k] = (float)(c[k] / b->n);
     return h;
 }
 

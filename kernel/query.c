@@ -364,6 +364,19 @@ static float nearest_within(const v4 w[4], uint32_t count)
     return fminf(e01, fminf(e12, e20));
 }
 
+/* A point of a core (its local frame, pad 0): a box's, capsule's or
+ * sphere's origin, a hull's points' mean; 0 for a hull without topology. */
+MINK_ALWAYS_INLINE int core_centre(const mink_shape *s, v4 *c)
+{
+    if (s->type != MINK_SHAPE_HULL) {
+        *c = v4_zero();
+        return 1;
+    }
+    if (!s->topology) return 0;
+    *c = v4_load3(s->topology->centre);
+    return 1;
+}
+
 /* Frame coherence for overlapping pairs: whether the cached simplex
  * (mink_cache_may_overlap), its pairs of core features re-evaluated at
  * the new poses, still proves the overlap: four points around the origin
@@ -386,8 +399,13 @@ static __attribute__((noinline)) int cached_simplex_holds(const mink_shape *a, c
     v4 w[4] = {v4_zero(), v4_zero(), v4_zero(), v4_zero()};
     for (uint32_t i = 0; i < count; ++i) {
         const uint32_t ia = cache->opaque[CACHE_W_IA + i], ib = cache->opaque[CACHE_W_IB + i];
-        if (ia >= na || ib >= nb) return 0;
-        w[i] = v4_sub(v4_add(rot_apply(row, mink_simd_core_point(b, ib)), pos_b), mink_simd_core_point(a, ia));
+        v4 pa_core, pb_core;
+        if (ia < na && ib < nb) {
+            pa_core = mink_simd_core_point(a, ia), pb_core = mink_simd_core_point(b, ib);
+        } else if ((ia & ib) != CACHE_INNER_ID || !core_centre(a, &pa_core) || !core_centre(b, &pb_core)) {
+            return 0;
+        }
+        w[i] = v4_sub(v4_add(rot_apply(row, pb_core), pos_b), pa_core);
     }
     const float pair_scale = mink_simd_pair_scale(a, b, d);
     if (count == 4 && mink_simd_tetra_holds_origin(w, pair_scale)) return 1;
@@ -515,6 +533,15 @@ static int primitive_pair(const mink_shape *a, const mink_shape *b)
            (unsigned)b->type - MINK_SHAPE_SPHERE <= last;
 }
 
+/* A point of D = B - A (A frame): the cores' centres' difference. */
+MINK_ALWAYS_INLINE int pair_inner_point(const simd_pair *pair, v4 *inner)
+{
+    v4 ca, cb;
+    if (!core_centre(pair->a, &ca) || !core_centre(pair->b, &cb)) return 0;
+    *inner = v4_sub(v4_add(rot_apply(pair->row, cb), pair->pos_b), ca);
+    return 1;
+}
+
 /* The intersect query past the inline held test: the inputs, the held test
  * of long scans, the cache checked in full; with nothing cached, the line
  * between the origins (the box test's own for its pairs); then
@@ -547,9 +574,13 @@ static __attribute__((noinline)) int intersect_cold_gjk(const mink_shape *a, con
     query_begin(&q, a, pa, v4_x(norm2), b, pb, v4_z(norm2));
     simd_gjk_result g;
     /* sharp cores, cold: the boolean search, GJK if it cannot tell */
-    if (q.nseed || q.ra + q.rb > 0.0f || !mink_simd_gjk_boolean(&q.pair, v4_xyz(start_axis(&q)), &g))
-        run_gjk(&q, SIMD_GJK_INTERSECT, &g);
-    if (g.overlap ? g.simplex.bits != 15u && intersect_in_doubt(&q, g.v) : !g.apart_proven) {
+    v4 inner;
+    int proven = 0;
+    if (!q.nseed && q.ra + q.rb == 0.0f)
+        proven = pair_inner_point(&q.pair, &inner) ? mink_simd_gjk_boolean_inner(&q.pair, inner, &g)
+                                                   : mink_simd_gjk_boolean(&q.pair, v4_xyz(start_axis(&q)), &g);
+    if (!proven) run_gjk(&q, SIMD_GJK_INTERSECT, &g);
+    if (!proven && (g.overlap ? g.simplex.bits != 15u && intersect_in_doubt(&q, g.v) : !g.apart_proven)) {
         /* within rounding of the margin, or "apart" from a stalled GJK
          * with no separating plane (a sliver of a simplex whose float
          * closest point is far off): decided in double */

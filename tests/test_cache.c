@@ -372,6 +372,51 @@ static void test_held_overlap_lets_go(void **state)
     assert_true(held > 300);
 }
 
+/* A cold intersect of sharp cores starts its boolean search from the
+ * cores' centres' difference, a point of D but no support, and its
+ * tetrahedron may keep it (CACHE_INNER_ID in the cache). The held test
+ * rebuilds that point: the same poses again hold, with no support. Every
+ * other query drops it and starts from the rest: distance and penetration
+ * of both kernels answer as cold. */
+static void test_inner_point_in_cache(void **state)
+{
+    (void)state;
+    unsigned with_inner = 0;
+    for (size_t i = 0; i < traj.count; ++i) {
+        const mink_case *c = &traj.cases[i];
+        if (c->kind != CASE_PEN || c->a.radius > 0.0f || c->b.radius > 0.0f) continue;
+        mink_cache cache;
+        mink_cache_reset(&cache);
+        if (mink_intersect(&c->a, &c->pa, &c->b, &c->pb, &cache) != 1) continue;
+        const uint32_t count = cache.opaque[CACHE_W_META] & 7u;
+        int inner = 0;
+        for (uint32_t k = 0; k < count; ++k)
+            inner |= cache.opaque[CACHE_W_IA + k] == CACHE_INNER_ID && cache.opaque[CACHE_W_IB + k] == CACHE_INNER_ID;
+        if (!inner) continue;
+        with_inner++;
+        mink_cache held = cache;
+        mink_result r;
+        assert_int_equal(mink_intersect_ex(&c->a, &c->pa, &c->b, &c->pb, &held, &r), 1);
+        assert_int_equal(r.support_calls, 0);
+        assert_memory_equal(&held, &cache, sizeof cache);
+        for (int k = 0; k < 2; ++k) {
+            for (int q = 0; q < 2; ++q) {
+                mink_cache warm_cache = cache;
+                mink_result warm, cold;
+                mink_status (*query)(const mink_shape *, const mink_pose *, const mink_shape *, const mink_pose *,
+                                     mink_cache *, mink_result *) = q ? kernels[k].penetration : kernels[k].distance;
+                assert_int_equal(query(&c->a, &c->pa, &c->b, &c->pb, &warm_cache, &warm), MINK_OK);
+                assert_int_equal(query(&c->a, &c->pa, &c->b, &c->pb, NULL, &cold), MINK_OK);
+                if (fabs((double)warm.distance - cold.distance) > AGREE_REL * c->L)
+                    fail_msg("%s %s %s: warm %.9g, cold %.9g", c->id, kernels[k].name, q ? "penetration" : "distance",
+                             warm.distance, cold.distance);
+            }
+        }
+    }
+    print_message("overlaps whose cached simplex holds the centres' point: %u\n", with_inner);
+    assert_true(with_inner > 50);
+}
+
 static void test_error_leaves_cache(void **state)
 {
     (void)state;
@@ -397,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_untrusted_axis),
         cmocka_unit_test(test_held_overlap),
         cmocka_unit_test(test_held_overlap_lets_go),
+        cmocka_unit_test(test_inner_point_in_cache),
         cmocka_unit_test(test_error_leaves_cache),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "cases.h"
+#include "test_util.h"
 #include "mink/mink_ref.h"
 
 /* Each kernel is within 1e-4 * L of the exact value (FORMAT.md), so the two
@@ -333,10 +334,58 @@ static void test_boolean_intersect(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* Hulls whose points lie away from their own origin (outside them): the
+ * boolean search starts from the cores' centres' difference (a point of
+ * D), which the origins' difference is not here. Against the reference as
+ * above, at random turns with the centres 0 to 1.2 apart, both orders. */
+static void test_boolean_intersect_off_origin(void **state)
+{
+    (void)state;
+    static float xyz[3][3 * 16];
+    void *mem[3];
+    mink_shape hulls[3];
+    const double shift[3][3] = {{1.5, -0.8, 0.4}, {0.0, 2.0, 0.0}, {-1.0, 0.0, 1.0}};
+    const uint32_t n[3] = {12, 8, 16};
+    const double half[3][3] = {{0.5, 0.5, 0.5}, {0.4, 0.4, 0.4}, {0.7, 0.02, 0.6}}; /* a cube, a plate */
+    for (int k = 0; k < 3; ++k) {
+        small_hull(n[k], half[k][0], half[k][1], half[k][2], xyz[k], &mem[k]);
+        free(mem[k]);
+        for (uint32_t i = 0; i < n[k]; ++i)
+            for (int c = 0; c < 3; ++c) xyz[k][3 * i + (uint32_t)c] += (float)shift[k][c];
+        hulls[k] = hull_of(xyz[k], n[k], 0.0f, &mem[k]);
+    }
+    const double L = 3.0;
+    unsigned bad = 0, hits = 0, total = 0;
+    for (int t = 0; t < 3000; ++t) {
+        const int ka = t % 3, kb = (t / 3) % 3;
+        const mink_pose pa = random_pose(0.4);
+        mink_pose pb = random_pose(0.0);
+        /* B's centre at A's centre plus up to 1.2 */
+        const dv3 ca = pose_apply(&pa, dv(shift[ka][0], shift[ka][1], shift[ka][2]));
+        const dv3 cb = quat_rotate(pb.q, dv(shift[kb][0], shift[kb][1], shift[kb][2]));
+        const dv3 off = dv_scale(dv(lcg_range(-1, 1), lcg_range(-1, 1), lcg_range(-1, 1)), 0.9);
+        pb.p = vec3_of(dv_sub(dv_add(ca, off), cb));
+        mink_result r;
+        mink_ref_penetration(&hulls[ka], &pa, &hulls[kb], &pb, NULL, &r);
+        const int hit = mink_intersect(&hulls[ka], &pa, &hulls[kb], &pb, NULL);
+        if (fabs(r.distance) > 2e-4 * L) {
+            total++;
+            hits += hit == 1;
+            if (hit != (r.distance < 0.0f) && bad++ < 10)
+                printf("  off-origin hull pair %d: intersect %d, reference distance %.9g\n", t, hit, r.distance);
+        }
+    }
+    printf("boolean intersect, hulls off their origin: %u pairs (%u overlapping), %u disagreements\n", total, hits, bad);
+    for (int k = 0; k < 3; ++k) free(mem[k]);
+    assert_true(hits > total / 5 && hits < total - total / 5);
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_all_files), cmocka_unit_test(test_big_hulls),
                                        cmocka_unit_test(test_box_common_points),
-                                       cmocka_unit_test(test_boolean_intersect)};
+                                       cmocka_unit_test(test_boolean_intersect),
+                                       cmocka_unit_test(test_boolean_intersect_off_origin)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
