@@ -519,7 +519,7 @@ int mink_simd_gjk_boolean(simd_pair *pair, v4 v0, simd_gjk_result *out)
 int mink_simd_gjk_boolean_inner(simd_pair *pair, v4 inner, simd_gjk_result *out)
 {
     const float clear = MINK_TOUCH_REL * pair->scale;
-    if (!(v4_len2(inner) > 0.0f)) return 0;
+    if (!(v4_len2(inner) > 0.0f)) return 0; /* the centres meet (an overlap): GJK says so with its simplex */
     const bool_simplex b = {.w = {inner, v4_zero(), v4_zero(), v4_zero()}, .id = {BOOL_INNER_ID, 0, 0, 0}, .n = 1};
     return bool_search(pair, b, v4_neg(inner), clear, out);
 }

@@ -37,8 +37,11 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
  * within the band, a repeated point or a flat simplex. */
 int mink_simd_gjk_boolean(simd_pair *pair, v4 v0, simd_gjk_result *out);
 
-/* The same from a point of D inside it (A frame): the cores' centres'
- * difference. PROTOTYPE */
+/* The same search started from `inner`, a point of D that costs no support
+ * (A frame: the cores' centres' difference, query.c's pair_inner_point):
+ * the first support, along -inner, and that point already make a segment,
+ * so four points can hold the origin after three supports instead of four.
+ * The point's ids are CACHE_INNER_ID (cache.h). 0 also when inner is 0. */
 int mink_simd_gjk_boolean_inner(simd_pair *pair, v4 inner, simd_gjk_result *out);
 
 /* Whether four points of D hold the origin by GJK's own containment test
