@@ -575,12 +575,12 @@ static __attribute__((noinline)) int intersect_cold_gjk(const mink_shape *a, con
     simd_gjk_result g;
     /* sharp cores, cold: the boolean search, GJK if it cannot tell */
     v4 inner;
-    int proven = 0;
-    if (!q.nseed && q.ra + q.rb == 0.0f)
-        proven = pair_inner_point(&q.pair, &inner) ? mink_simd_gjk_boolean_inner(&q.pair, inner, &g)
-                                                   : mink_simd_gjk_boolean(&q.pair, v4_xyz(start_axis(&q)), &g);
-    if (!proven) run_gjk(&q, SIMD_GJK_INTERSECT, &g);
-    if (!proven && (g.overlap ? g.simplex.bits != 15u && intersect_in_doubt(&q, g.v) : !g.apart_proven)) {
+    const int searched = !q.nseed && q.ra + q.rb == 0.0f &&
+                         (pair_inner_point(&q.pair, &inner) ? mink_simd_gjk_boolean_inner(&q.pair, inner, &g)
+                                                            : mink_simd_gjk_boolean(&q.pair, v4_xyz(start_axis(&q)), &g));
+    if (!searched) run_gjk(&q, SIMD_GJK_INTERSECT, &g);
+    /* (the search's answers are proofs: four points or a support plane) */
+    if (g.overlap ? g.simplex.bits != 15u && intersect_in_doubt(&q, g.v) : !g.apart_proven) {
         /* within rounding of the margin, or "apart" from a stalled GJK
          * with no separating plane (a sliver of a simplex whose float
          * closest point is far off): decided in double */
