@@ -11,9 +11,13 @@
  * only when the support point lies over the reference face (or the edges'
  * closest points inside both edges); otherwise GJK's normal decides.
  *
- * Other pairs (spheres, capsules, large hulls): GJK/EPA's normal, then the
- * faces around each shape's support point along it; a face that carries
- * the contact is the reference face, else one point from GJK/EPA.
+ * Spheres and capsules with each other: the cores' closest points in
+ * closed form (two points where capsules lie side by side).
+ *
+ * Other pairs (a sphere or capsule with a box or hull, large hulls): GJK/EPA's
+ * normal, then the faces around each shape's support point along it; a
+ * face that carries the contact is the reference face, else one point
+ * from GJK/EPA.
  *
  * The cache keeps the deciding feature with its separation, the best
  * separation of any other feature and the relative pose. Next query: if
@@ -946,6 +950,102 @@ static float answer_excess(const mctx *c, const mink_result *r, along_normal *an
     return r->distance - along;
 }
 
+/* ------------------------------------------------------------ round pairs */
+
+/* Whether both cores are points or segments (spheres, capsules, or boxes
+ * or hulls of that shape). */
+static int round_pair(const mctx *c)
+{
+    _Static_assert(CORE_POINT == 0 && CORE_SEGMENT == 1, "points and segments below CORE_POLY");
+    return (c->va.kind | c->vb.kind) <= CORE_SEGMENT;
+}
+
+static double clamp01(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
+
+/* The closest points p0 + s (p1 - p0) and q0 + t (q1 - q0) of two segments
+ * (either may be a point). Minimizes over s with t free, clamps t, then
+ * takes the best s for that t: parallel segments (no unique pair) get one
+ * of the pairs at their distance. */
+static void segments_closest(const double p0[3], const double p1[3], const double q0[3], const double q1[3],
+                             double *s, double *t)
+{
+    double u[3], v[3], r[3];
+    for (int i = 0; i < 3; ++i) u[i] = p1[i] - p0[i], v[i] = q1[i] - q0[i], r[i] = p0[i] - q0[i];
+    const double uu = dot3(u, u), vv = dot3(v, v), uv = dot3(u, v), ur = dot3(u, r), vr = dot3(v, r);
+    if (!(vv > 0.0)) {
+        *t = 0.0;
+        *s = uu > 0.0 ? clamp01(-ur / uu) : 0.0;
+        return;
+    }
+    const double det = uu * vv - uv * uv; /* >= 0; 0 when parallel or p a point */
+    double ss = det > 0.0 ? clamp01((uv * vr - ur * vv) / det) : 0.0;
+    double tt = (uv * ss + vr) / vv;
+    if (tt < 0.0 || tt > 1.0) {
+        tt = clamp01(tt);
+        ss = uu > 0.0 ? clamp01((uv * tt - ur) / uu) : 0.0;
+    }
+    *s = ss, *t = tt;
+}
+
+/* Spheres and capsules (cores that are points or segments): the cores'
+ * closest points in closed form, in double from the world poses, in place
+ * of GJK/EPA (the cache is not read: this costs less). 0 when the cores
+ * come within `apart` of each other: their normal is then EPA's. */
+static __attribute__((noinline)) int round_pair_contacts(const mctx *c, struct mink_manifold *out)
+{
+    dframe fa, fb;
+    dframe_of(c->pa_in, &fa);
+    dframe_of(c->pb_in, &fb);
+    double a0[3], a1[3], b0[3], b1[3], s, t;
+    world_core_point(c->a, &fa, c->va.ends[0], a0);
+    world_core_point(c->a, &fa, c->va.ends[c->va.kind == CORE_SEGMENT], a1);
+    world_core_point(c->b, &fb, c->vb.ends[0], b0);
+    world_core_point(c->b, &fb, c->vb.ends[c->vb.kind == CORE_SEGMENT], b1);
+    segments_closest(a0, a1, b0, b1, &s, &t);
+    double qa[3], qb[3], d[3];
+    for (int i = 0; i < 3; ++i) {
+        qa[i] = a0[i] + s * (a1[i] - a0[i]);
+        qb[i] = b0[i] + t * (b1[i] - b0[i]);
+        d[i] = qb[i] - qa[i];
+    }
+    const double dist = sqrt(dot3(d, d));
+    if (!(dist > (double)c->apart)) return 0;
+    const double sep = dist - (double)c->ra - (double)c->rb;
+    for (int i = 0; i < 3; ++i) d[i] /= dist;
+    const mink_vec3 normal = {(float)d[0], (float)d[1], (float)d[2]};
+    out->status = MINK_OK;
+    out->normal = normal;
+    if (sep > (double)c->margin) {
+        out->count = 0;
+        return 1;
+    }
+    double local[3];
+    dframe_unturn(&fa, d, local);
+    const v3 n = v3_make((float)local[0], (float)local[1], (float)local[2]);
+    /* two points only from segments along each other (segment_pair_contacts'
+     * first test, here on the double ends: crossing pairs skip it) */
+    double u[3], v[3];
+    for (int i = 0; i < 3; ++i) u[i] = a1[i] - a0[i], v[i] = b1[i] - b0[i];
+    const double uxv[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    const double sin2 = (double)SAT_NEAR_PARALLEL_SIN * SAT_NEAR_PARALLEL_SIN;
+    if (c->va.kind == CORE_SEGMENT && c->vb.kind == CORE_SEGMENT && dot3(uxv, uxv) <= sin2 * dot3(u, u) * dot3(v, v)) {
+        core_contact cc[2];
+        if (segment_pair_contacts(c, n, cc) == 2) {
+            emit(c, n, cc, 2, out);
+            return 1;
+        }
+    }
+    out->count = 1;
+    out->points[0].point_a = (mink_vec3){(float)(qa[0] + d[0] * c->ra), (float)(qa[1] + d[1] * c->ra),
+                                         (float)(qa[2] + d[2] * c->ra)};
+    out->points[0].point_b = (mink_vec3){(float)(qb[0] - d[0] * c->rb), (float)(qb[1] - d[1] * c->rb),
+                                         (float)(qb[2] - d[2] * c->rb)};
+    out->points[0].separation = (float)sep;
+    out->points[0].id = clip_key(8, supporting_feature(c, 0, n, c->va.ends[0]),
+                                 supporting_feature(c, 1, v3_neg(n), c->vb.ends[0]), 0);
+    return 1;
+}
+
 /* GJK/EPA's answer, then the features that carry it. `cache` keeps GJK's
  * state, or, when a face carries the contact, that face: the signed
  * distance GJK/EPA found bounds every axis's separation (EPA's polytope
@@ -956,6 +1056,7 @@ static mink_status normal_path(const mctx *c, mink_cache *cache, int feature_cac
      * found one) is emptied first (its axis alone starts EPA on no better
      * ground than a cold query, and on tiny shapes deep in large ones not
      * as safely) */
+    if (round_pair(c) && round_pair_contacts(c, out)) return MINK_OK;
     if (feature_cached && cache) mink_cache_reset(cache);
     mink_result r;
     mink_status st = c->k->penetration(c->a, c->pa_in, c->b, c->pb_in, cache, &r); /* as given: mink_penetration's own answer */

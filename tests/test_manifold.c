@@ -193,6 +193,142 @@ static void test_deepest_is_penetration(void **state)
     assert_int_equal(failed, 0);
 }
 
+/* ------------------------------------------------------------ round pairs */
+
+/* The point of segment p0-p1 nearest x. */
+static dv3 segment_nearest(dv3 p0, dv3 p1, dv3 x)
+{
+    const dv3 u = dv_sub(p1, p0);
+    const double uu = dv_dot(u, u);
+    double s = uu > 0.0 ? dv_dot(dv_sub(x, p0), u) / uu : 0.0;
+    s = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+    return dv_add(p0, dv_scale(u, s));
+}
+
+/* The closest points of two segments by golden-section search over the
+ * first (the distance from a point moving along it to the second segment
+ * is convex), independent of the kernel's closed form. */
+static double segments_distance(dv3 a0, dv3 a1, dv3 b0, dv3 b1, dv3 *qa, dv3 *qb)
+{
+    const double g = 0.5 * (sqrt(5.0) - 1.0);
+    double lo = 0.0, hi = 1.0;
+    for (int it = 0; it < 200 && hi - lo > 1e-15; ++it) {
+        const double m1 = hi - g * (hi - lo), m2 = lo + g * (hi - lo);
+        const dv3 x1 = dv_add(a0, dv_scale(dv_sub(a1, a0), m1)), x2 = dv_add(a0, dv_scale(dv_sub(a1, a0), m2));
+        const double f1 = dv_len(dv_sub(segment_nearest(b0, b1, x1), x1));
+        const double f2 = dv_len(dv_sub(segment_nearest(b0, b1, x2), x2));
+        if (f1 <= f2) hi = m2;
+        else lo = m1;
+    }
+    double best = INFINITY;
+    const double ends[3] = {0.0, 1.0, 0.5 * (lo + hi)};
+    for (int k = 0; k < 3; ++k) {
+        const dv3 x = dv_add(a0, dv_scale(dv_sub(a1, a0), ends[k]));
+        const dv3 y = segment_nearest(b0, b1, x);
+        const double d = dv_len(dv_sub(y, x));
+        if (d < best) best = d, *qa = x, *qb = y;
+    }
+    return best;
+}
+
+/* A sphere's or capsule's core ends, world. */
+static void core_ends(const mink_shape *s, const mink_pose *p, dv3 *e0, dv3 *e1)
+{
+    const double h = s->type == MINK_SHAPE_CAPSULE ? s->half[1] : 0.0;
+    *e0 = pose_apply(p, dv(0.0, -h, 0.0));
+    *e1 = pose_apply(p, dv(0.0, h, 0.0));
+}
+
+/* Spheres and capsules (their cores' closest points in closed form): the
+ * manifold against the cores' distance found by search, at sizes from 1 mm
+ * to 100 m, up to 10^4 sizes from the origin, side by side (two points),
+ * crossing, and with cores within a thousandth of their size (GJK/EPA's
+ * path): the signed distance, the normal, each point on its shape, no
+ * contacts exactly beyond the margin. */
+static void test_round_pairs(void **state)
+{
+    (void)state;
+    test_rng rng = rng_seed(20261128);
+    size_t failed = 0, two_points = 0, near_cores = 0, checked = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+        const double size = pow(10.0, rng_range(&rng, -3.0, 2.0));
+        const double far = rng_below(&rng, 3) == 0 ? fmin(size * pow(10.0, rng_range(&rng, 0.0, 4.0)), 5e4) : 0.0;
+        mink_shape sh[2];
+        for (int k = 0; k < 2; ++k) {
+            const float r = (float)(size * rng_range(&rng, 0.02, 0.5));
+            const float h = rng_below(&rng, 8) == 0 ? 0.0f : (float)(size * rng_range(&rng, 0.05, 1.0));
+            sh[k] = rng_below(&rng, 4) == 0 ? mink_sphere(r) : mink_capsule(r, h);
+        }
+        const dv3 origin = dv_scale(rng_dir(&rng), far);
+        const mink_pose pa = pose_make(dv_add(origin, rng_box(&rng, size)), rng_quat(&rng));
+        mink_quat qb = rng_quat(&rng);
+        const uint32_t kind = rng_below(&rng, 4); /* 0: side by side; 1: cores close; else any */
+        if (kind == 0) qb = quat_mul(pa.q, quat_axis_angle(rng_dir(&rng), rng_range(&rng, 0.0, 0.02)));
+        /* B's core placed at a chosen gap from A's along a random direction
+         * off the closest points found for a first guess */
+        const double gap_core =
+            kind == 1 ? size * rng_range(&rng, 0.0, 2e-3)
+                      : rng_range(&rng, 0.1, 1.0) * (sh[0].radius + sh[1].radius) + size * rng_range(&rng, -0.05, 0.1);
+        mink_pose pb = pose_make(dv_add(dv_of(pa.p), dv_scale(rng_dir(&rng), size)), qb);
+        dv3 a0, a1, b0, b1, qa, qbp;
+        core_ends(&sh[0], &pa, &a0, &a1);
+        core_ends(&sh[1], &pb, &b0, &b1);
+        double d = segments_distance(a0, a1, b0, b1, &qa, &qbp);
+        const dv3 dir = d > 0.0 ? dv_scale(dv_sub(qbp, qa), 1.0 / d) : rng_dir(&rng);
+        pb = pose_make(dv_add(dv_of(pb.p), dv_scale(dir, gap_core - d)), qb);
+        /* the exact answer at the float poses */
+        core_ends(&sh[1], &pb, &b0, &b1);
+        d = segments_distance(a0, a1, b0, b1, &qa, &qbp);
+        const double sep = d - sh[0].radius - sh[1].radius;
+        const float margin = rng_below(&rng, 2) ? 0.0f : (float)(0.05 * size);
+        const double L = 4.0 * size, tol = 1e-5 * L + 4.0 * FLT_EPSILON * far;
+        near_cores += d < 1e-3 * size;
+        for (int kernel = 0; kernel < 2; ++kernel) {
+            struct mink_manifold m;
+            const mink_status st = kernel ? mink_manifold(&sh[0], &pa, &sh[1], &pb, margin, NULL, &m)
+                                          : mink_ref_manifold(&sh[0], &pa, &sh[1], &pb, margin, NULL, &m);
+            char why[256] = "";
+            if (st != MINK_OK) snprintf(why, sizeof why, "status %d", st);
+            else if (sep > margin + tol && m.count != 0) snprintf(why, sizeof why, "%u points %.9g apart", m.count, sep);
+            else if (sep < margin - tol && m.count == 0) snprintf(why, sizeof why, "no point at %.9g", sep);
+            double deepest = INFINITY;
+            for (uint32_t i = 0; i < m.count && !why[0]; ++i) {
+                const mink_contact *pt = &m.points[i];
+                const dv3 n = dv_of(m.normal), pa_w = dv_of(pt->point_a), pb_w = dv_of(pt->point_b);
+                const double on_a = dv_len(dv_sub(pa_w, segment_nearest(a0, a1, pa_w))) - sh[0].radius;
+                const double on_b = dv_len(dv_sub(pb_w, segment_nearest(b0, b1, pb_w))) - sh[1].radius;
+                const double off = dv_len(dv_sub(dv_sub(pb_w, pa_w), dv_scale(n, pt->separation)));
+                /* two points sit beside the cores' closest points: up to
+                 * MINK_MANIFOLD_ROUND_REL of the size off the surfaces */
+                const double on_tol = m.count == 2 ? tol + 1e-4 * L : tol;
+                if (fabs(dv_len(n) - 1.0) > 1e-5 || fabs(on_a) > on_tol || fabs(on_b) > on_tol || off > 2.0 * tol ||
+                    pt->separation > margin + tol)
+                    snprintf(why, sizeof why, "point %u: |n| %.7f, off A %.3g, off B %.3g, pb - pa - s n %.3g, s %.9g",
+                             i, dv_len(n), on_a, on_b, off, pt->separation);
+                deepest = pt->separation < deepest ? pt->separation : deepest;
+            }
+            if (!why[0] && m.count > 0) {
+                const double angle = d > 0.01 * size ? dv_angle(dv_of(m.normal), dv_sub(qbp, qa)) : 0.0;
+                if (fabs(deepest - sep) > tol || angle > 1e-4)
+                    snprintf(why, sizeof why, "deepest %.9g, exact %.9g (tol %.3g); normal off by %.3g rad", deepest,
+                             sep, tol, angle);
+                two_points += kernel && m.count == 2;
+                checked += kernel;
+            }
+            if (why[0]) {
+                if (failed < 10)
+                    print_message("  FAIL trial %d %s (types %d %d, size %.3g, far %.3g): %s\n", trial,
+                                  kernel ? "simd" : "ref", sh[0].type, sh[1].type, size, far, why);
+                failed++;
+            }
+        }
+    }
+    print_message("  %zu manifolds with points (%zu of two points), %zu pairs with cores within 1e-3 of the size\n",
+                  checked, two_points, near_cores);
+    assert_true(checked > 1500 && two_points > 100 && near_cores > 100);
+    assert_int_equal(failed, 0);
+}
+
 /* ------------------------------------------------------------ frame coherence */
 
 /* Points of consecutive frames that stay put: within this fraction of the
@@ -493,6 +629,7 @@ int main(void)
                      kernel_name(kernels[k]));
         }
     }
+    add_test(test_round_pairs, NULL, "spheres and capsules: closed form against a search");
     add_test(test_resting_keys, NULL, "resting boxes: keys and cached feature");
     add_test(test_bad_caches, NULL, "garbage, foreign and stale caches");
     add_test(test_batches, NULL, "batches: single calls, bit for bit");
