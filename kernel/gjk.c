@@ -199,6 +199,7 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
     out->overlap = 0;
     out->apart_proven = apart_at_start;
     out->stalled = 0;
+    out->tied = 0;
     out->status = MINK_OK;
 
     while (!apart_at_start) {
@@ -252,9 +253,15 @@ void mink_simd_gjk(simd_pair *pair, simd_gjk_mode mode, float margin, v4 v0,
              * (MINK_GJK_TIE_ANGLE): then the step below, as any other */
             const float tie_rounding = MINK_GJK_TIE_ROUNDING * FLT_EPSILON;
             if (mode == SIMD_GJK_INTERSECT || ties >= MINK_GJK_TIE_STEPS || gap <= 0.0f ||
-                !(2.0f * gap > MINK_GJK_TIE_ANGLE * MINK_GJK_TIE_ANGLE * vv) ||
-                !(gap * gap > tie_rounding * tie_rounding * vv * v4_len2(w.w)) || simplex_repeats(s, s->bits, &w))
+                !(2.0f * gap > MINK_GJK_TIE_ANGLE * MINK_GJK_TIE_ANGLE * vv))
                 break;
+            if (!(gap * gap > tie_rounding * tie_rounding * vv * v4_len2(w.w))) {
+                /* tied within rounding: a corner of the face that holds v,
+                 * unless v lies on a vertex or an edge of D (MINK_GJK_TIE_ANGLE) */
+                out->tied = __builtin_popcount(s->bits) <= 2 && !simplex_repeats(s, s->bits, &w);
+                break;
+            }
+            if (simplex_repeats(s, s->bits, &w)) break;
             ties++;
         }
         /* Adding a point writes only its free slot and subsets holding it, so

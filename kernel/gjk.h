@@ -15,6 +15,9 @@ typedef struct simd_gjk_result {
                              (else "apart" is GJK's stall, unproven) */
     int stalled;          /* apart, but stopped by rounding (a repeated
                              point, no progress) before the bounds met */
+    int tied;             /* apart, the bounds met on a vertex or an edge of
+                             D with a new point tied within rounding: the
+                             normal may be off by more than the tie angle */
     unsigned iterations;
     mink_status status;
 } simd_gjk_result;

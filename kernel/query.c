@@ -192,11 +192,13 @@ MINK_ALWAYS_INLINE int beside_sliver(const simd_query *q, const simd_gjk_result 
  * origin), or cores near contact, or rounded shapes touching
  * (mink_double_doubt), or cores apart where GJK stalled before its bounds
  * met (query_ref.c: the reference stopped 10 % long on a 1 mm hull by a
- * plank), or GJK ended beside a sliver (mink_sliver_doubt). dc: |v|. */
+ * plank) or on a vertex or an edge of D with a point tied within rounding
+ * (MINK_GJK_TIE_ANGLE), or GJK ended beside a sliver (mink_sliver_doubt).
+ * dc: |v|. */
 MINK_ALWAYS_INLINE int in_doubt(const simd_query *q, const simd_gjk_result *g, float dc)
 {
     if (g->overlap) return g->simplex.bits != 15u;
-    return g->stalled || mink_double_doubt(dc, q->ra + q->rb, q->pair.scale) ||
+    return g->stalled || g->tied || mink_double_doubt(dc, q->ra + q->rb, q->pair.scale) ||
            (dc > 0.0f && beside_sliver(q, g, dc));
 }
 

@@ -181,6 +181,7 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
     out->overlap = 0;
     out->apart_proven = 0;
     out->stalled = 0;
+    out->tied = 0;
     out->status = MINK_OK;
     out->iterations = 0;
 
@@ -258,9 +259,14 @@ void mink_scalar_gjk(ref_pair *pair, ref_gjk_mode mode, float margin, v3 v0,
              * (MINK_GJK_TIE_ANGLE): then the step below, as any other */
             const float gap = vv - vw, tie_rounding = MINK_GJK_TIE_ROUNDING * FLT_EPSILON;
             if (mode == REF_GJK_INTERSECT || ties >= MINK_GJK_TIE_STEPS || !(gap > 0.0f) ||
-                !(2.0f * gap > MINK_GJK_TIE_ANGLE * MINK_GJK_TIE_ANGLE * vv) ||
-                !(gap * gap > tie_rounding * tie_rounding * vv * v3_len2(w.w)) || mink_scalar_simplex_contains(s, &w))
+                !(2.0f * gap > MINK_GJK_TIE_ANGLE * MINK_GJK_TIE_ANGLE * vv))
                 break;
+            if (!(gap * gap > tie_rounding * tie_rounding * vv * v3_len2(w.w))) {
+                /* tied within rounding: on a vertex or an edge of D, double decides */
+                out->tied = __builtin_popcount(s->bits) <= 2 && !mink_scalar_simplex_contains(s, &w);
+                break;
+            }
+            if (mink_scalar_simplex_contains(s, &w)) break;
             ties++;
         }
         if (mink_scalar_simplex_contains(s, &w)) {

@@ -21,6 +21,8 @@ typedef struct ref_gjk_result {
                               (else "apart" is GJK's stall, unproven)        */
     int stalled;           /* apart, but stopped by rounding (a repeated
                               point, no progress) before the bounds met      */
+    int tied;              /* apart, the bounds met on a vertex or an edge of
+                              D with a new point tied within rounding        */
     unsigned iterations;
     mink_status status;
 } ref_gjk_result;

@@ -123,12 +123,13 @@ static int beside_sliver(const ref_query *q, const ref_gjk_result *g, float dc)
  * origin), or cores near contact, or rounded shapes touching
  * (mink_double_doubt), or cores apart where GJK stalled before its bounds
  * met (a sliver simplex whose float weights repeat a point: a 1 mm hull of
- * 64 points 0.08 mm from a plank stopped 10 % long), or GJK ended
- * beside a sliver (mink_sliver_doubt). dc: |v|. */
+ * 64 points 0.08 mm from a plank stopped 10 % long) or on a vertex or an
+ * edge of D with a point tied within rounding (MINK_GJK_TIE_ANGLE), or GJK
+ * ended beside a sliver (mink_sliver_doubt). dc: |v|. */
 static int in_doubt(const ref_query *q, const ref_gjk_result *g, float dc)
 {
     if (g->overlap) return g->simplex.bits != 15u;
-    return g->stalled || mink_double_doubt(dc, q->ra + q->rb, q->pair.scale) || beside_sliver(q, g, dc);
+    return g->stalled || g->tied || mink_double_doubt(dc, q->ra + q->rb, q->pair.scale) || beside_sliver(q, g, dc);
 }
 
 static uint32_t hull_support(const mink_shape *hull, const float d[3])
