@@ -241,7 +241,7 @@ static void core_ends(const mink_shape *s, const mink_pose *p, dv3 *e0, dv3 *e1)
 
 /* Spheres and capsules (their cores' closest points in closed form): the
  * manifold against the cores' distance found by search, at sizes from 1 mm
- * to 100 m, up to 10^4 sizes from the origin, side by side (two points),
+ * to 100 m, up to 10^4 sizes (at most 5e4) from the origin, side by side (two points),
  * crossing, and with cores within a thousandth of their size (GJK/EPA's
  * path): the signed distance, the normal, each point on its shape, no
  * contacts exactly beyond the margin. */
