@@ -1052,11 +1052,12 @@ static __attribute__((noinline)) int round_pair_contacts(const mctx *c, struct m
  * lies inside the difference), so it is the face's runner-up. */
 static mink_status normal_path(const mctx *c, mink_cache *cache, int feature_cached, struct mink_manifold *out)
 {
+    /* spheres and capsules with each other: no GJK/EPA (round_pair_contacts) */
+    if (round_pair(c) && round_pair_contacts(c, out)) return MINK_OK;
     /* GJK's state, warm; a feature's cache (feature_cached: the query
      * found one) is emptied first (its axis alone starts EPA on no better
      * ground than a cold query, and on tiny shapes deep in large ones not
      * as safely) */
-    if (round_pair(c) && round_pair_contacts(c, out)) return MINK_OK;
     if (feature_cached && cache) mink_cache_reset(cache);
     mink_result r;
     mink_status st = c->k->penetration(c->a, c->pa_in, c->b, c->pb_in, cache, &r); /* as given: mink_penetration's own answer */
