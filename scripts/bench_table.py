@@ -663,6 +663,32 @@ def cast_table(entries, contexts):
     return [head] + lines, notes, res, groups
 
 
+# Chart colours, one per implementation in every panel: mink's in blues and
+# greens (its GJK-only variants green), its reference grey, the peers in reds,
+# oranges and purples, so that mink's bars and the peers' tell apart at a
+# glance; names not listed take the spare colours in turn.
+CHART_COLOURS = {
+    "ref": "#8c8c8c",
+    "simd-sse41": "#9ecae1", "simd-avx2": "#4292c6", "simd-avx512": "#08306b",
+    "simd-neon": "#4292c6", "simd-portable": "#c6dbef",
+    "simd-gjk-sse41": "#c7e9c0", "simd-gjk-avx2": "#74c476", "simd-gjk-avx512": "#00441b",
+    "ccd": "#fdae6b", "ccd-mpr": "#d94801",
+    "bullet": "#fc9272", "bullet-gjkepa2": "#cb181d", "bullet-gjk": "#cb181d",
+    "bullet-gjkcast": "#fb6a4a", "bullet-ccd": "#67000d",
+    "fcl-indep": "#9e9ac8", "fcl-ccd": "#6a51a3",
+}
+CHART_SPARE = ["#e7ba52", "#8c6d31", "#bd9e39", "#843c39", "#7b4173", "#a55194"]
+
+
+def chart_style(impl, spare):
+    """The gnuplot fill and colour of an implementation's bars."""
+    colour = CHART_COLOURS.get(impl)
+    if colour is None:
+        colour = CHART_SPARE[spare[0] % len(CHART_SPARE)]
+        spare[0] += 1
+    return f"fill solid 0.9 border -1 lc rgb '{colour}'"
+
+
 def gnuplot_chart(results, qgroups, impls, out_png, title):
     gp = shutil.which("gnuplot")
     if not gp:
@@ -711,8 +737,9 @@ def gnuplot_chart(results, qgroups, impls, out_png, title):
         script.append(f"set yrange [{lo / 1.5:.6g}:{hi * 1.5:.6g}]")
         script.append(f"set xrange [-0.6:{ng - 0.4}]")
         plots = []
+        spare = [0]
         for k, c in enumerate(cols):
-            plots.append(f"'{dat}' using {k + 2}:xtic(1) title '{c}'")
+            plots.append(f"'{dat}' using {k + 2}:xtic(1) title '{c}' {chart_style(c, spare)}")
         script.append("plot " + ", ".join(plots))
     script.append("unset multiplot")
     gp_path = f"{base}.gp"
