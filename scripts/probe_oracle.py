@@ -81,6 +81,12 @@ distance (see "rotating casts" below). Grazes, overlapping starts whose exact
 witnesses cannot lie inside the other shape, and cases that do not converge
 are left out.
 
+--specks writes small hulls deep in long capsules (README's known limit): a
+hull of 4-64 points 3 mm to 10 cm across (a fifth of them rounded) whose
+centroid lies within 0.6 of its size of the core of a capsule 2-40 m long
+(radius 0-1 m, bare segments 30 %), 0.1-100 m from the origin, A and B
+swapped half the time; answered like --scenes (check with --tol local).
+
 Usage: probe_oracle.py SEED OUT.cases [COUNT]   (COUNT default 1000)
        probe_oracle.py --scenes [--only ground,plank,needle,ratio,far] SEED OUT.cases [COUNT]
        probe_oracle.py --manifolds SEED OUT.cases [COUNT]   (COUNT default 400)
@@ -88,6 +94,7 @@ Usage: probe_oracle.py SEED OUT.cases [COUNT]   (COUNT default 1000)
        probe_oracle.py --toi SEED OUT.cases [COUNT]   (COUNT default 100)
        probe_oracle.py --degenerate SEED OUT.cases [COUNT]   (COUNT default 260)
        probe_oracle.py --traj SEED OUT.cases [COUNT]   (COUNT trajectories, default 10)
+       probe_oracle.py --specks SEED OUT.cases [COUNT]   (COUNT default 5000)
 (needs python3-scipy)
 """
 import math
@@ -1658,6 +1665,48 @@ def write_manifolds(seed, path, count):
     return len(lines), stats
 
 
+def speck_pair(rng):
+    """A small hull pierced by (or next to) a long capsule's core: (hull, p, q, capsule, p, q)."""
+    size = 10 ** rng.uniform(math.log10(3e-3), -1.0)
+    kind = str(rng.choice(["sphere", "cube", "aniso", "lattice"]))
+    p = hull_points(rng, kind, int(rng.choice([4, 5, 8, 12, 16, 20, 32, 64])), 1.0)
+    m = np.abs(p).max()
+    if m == 0:
+        return None
+    r = size * rng.uniform(0.05, 0.3) if rng.uniform() < 0.2 else 0.0
+    hull = Shape("h" + kind, "hull", r, points=p * ((size - r) / m))
+    half = 10 ** rng.uniform(0.0, math.log10(20.0))
+    capsule = Shape("capsule", "capsule", rng.uniform(0.0, 1.0) if rng.uniform() < 0.7 else 0.0, half=half)
+    ph, qh = rng.uniform(-1, 1, 3) * 10 ** rng.uniform(-1, 2), random_quat(rng)
+    u = random_unit(rng)
+    through = world_core(hull, ph, qh).mean(axis=0) + perpendicular(rng, u) * size * rng.uniform(0.0, 0.6)
+    pc = through - u * half * rng.uniform(-0.9, 0.9)
+    return hull, ph, qh, capsule, pc, quat_between(np.array([0.0, 1.0, 0.0]), u)
+
+
+def write_specks(seed, path, count):
+    """count speck_pair cases, exact answers as for the scenes; returns the count."""
+    rng = np.random.default_rng([seed, 0x5BEC])
+    lines = []
+    while len(lines) < count:
+        pair = speck_pair(rng)
+        if pair is None:
+            continue
+        a, pa, qa, b, pb, qb = pair
+        if rng.uniform() < 0.5:
+            a, pa, qa, b, pb, qb = b, pb, qb, a, pa, qa
+        pose_a, pose_b = f32(np.concatenate([pa, qa])), f32(np.concatenate([pb, qb]))
+        res = scene_answer(a, pose_a, b, pose_b)
+        if res is None:
+            continue
+        lines.append(case_line("speck-capsule.%05d" % len(lines), a, pose_a, b, pose_b, exact_answer(res)))
+    with open(path, "w") as out:
+        out.write("# small hulls deep in long capsules: scripts/probe_oracle.py --specks %d (exact: qhull\n"
+                  "# Minkowski difference); check with mink-cases --tol local\n" % seed)
+        out.writelines(lines)
+    return len(lines)
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] in ("-h", "--help"):
@@ -1665,7 +1714,8 @@ def main():
         sys.exit(0 if args else 2)
     # the other generators: option -> (writer, default count, what it writes)
     writers = {"--traj": (write_traj, 10, "trajectories"), "--degenerate": (write_degenerate, 260, "degenerate cases"),
-               "--toi": (write_toi, 100, "rotating casts"), "--manifolds": (write_manifolds, 400, "manifold cases")}
+               "--toi": (write_toi, 100, "rotating casts"), "--manifolds": (write_manifolds, 400, "manifold cases"),
+               "--specks": (write_specks, 5000, "speck-capsule cases")}
     if args[0] in writers:
         write, default, what = writers[args[0]]
         if len(args) not in (3, 4):
