@@ -181,14 +181,19 @@ typedef mink_status (*mink_penetration_fn)(const mink_shape *a, const mink_pose 
  * better-supported answer. Returns the status of the answer kept. Called
  * where mink_penetration_needs_check: overlapping pairs of sizes more
  * than MINK_CHECKED_RATIO apart. */
+/* Shapes more than MINK_CHECKED_RATIO apart in size. */
+static inline int mink_sizes_apart(const mink_shape *a, const mink_shape *b)
+{
+    const float la = a->extent + a->radius, lb = b->extent + b->radius;
+    return la * MINK_CHECKED_RATIO < lb || lb * MINK_CHECKED_RATIO < la;
+}
 static inline int mink_penetration_needs_check(const mink_shape *a, const mink_shape *b, mink_status status,
                                                const mink_result *out)
 {
     if (status < 0 || !(out->distance <= 0.0f)) return 0; /* bad input (a or b may be NULL), or apart */
     /* touching; or, at a cap, EPA's stand-in for a depth it could not find */
     if (!(out->distance < 0.0f) && status != MINK_MAX_ITERATIONS) return 0;
-    const float la = a->extent + a->radius, lb = b->extent + b->radius;
-    return la * MINK_CHECKED_RATIO < lb || lb * MINK_CHECKED_RATIO < la;
+    return mink_sizes_apart(a, b);
 }
 mink_status mink_penetration_checked(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
                                      const mink_pose *pb, mink_status status, mink_penetration_fn solver,

@@ -260,7 +260,11 @@ mink_status mink_ref_distance(const mink_shape *a, const mink_pose *pa,
     out->iterations = out->gjk_iterations = g.iterations;
     out->status = g.status;
 
-    if (in_doubt(&q, &g, g.overlap ? 0.0f : dc)) {
+    /* overlapping cores of sizes far apart: the common point in double
+     * (the larger shape's spread times the weights' rounding can exceed
+     * the smaller's local tolerance) */
+    const int overlap_apart = (g.overlap || !(dc > 0.0f)) && mink_sizes_apart(q.pair.a, q.pair.b);
+    if (overlap_apart || in_doubt(&q, &g, g.overlap ? 0.0f : dc)) {
         mink_double_closest d;
         double_closest(&q, &g.simplex, &d);
         if (d.overlap) {
