@@ -192,8 +192,8 @@ int mink_epa_double(const mink_shape *a, const mink_pose *pa, const mink_shape *
             /* D's face may be split into triangles of one plane: the one
              * that holds the origin's projection gives the witnesses. Their
              * planes agree within tol, or, for slivers, within the rounding
-             * of a normal from a long thin triangle (a 3 mm hull pierced by
-             * a 20 m segment: the two halves of a 20 m by 3 mm face of D
+             * of a normal from a long thin triangle (a 6 mm hull pierced by
+             * a 36 m segment: the two halves of a 36 m by 6 mm face of D
              * 5e-12 apart, tol 3.9e-12): a second look within 1e-9 S */
             for (int pass = 0; pass < 2; ++pass) {
                 const double within = pass ? 1e-9 * size : tol;

@@ -171,6 +171,14 @@ int mink_depth_double(const mink_shape *a, const mink_pose *pa, const mink_shape
 typedef mink_status (*mink_penetration_fn)(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
                                            const mink_pose *pb, mink_cache *cache, mink_result *out);
 
+/* Shapes more than MINK_CHECKED_RATIO apart in size: float's answers of
+ * the smaller one round with the larger one's coordinates. */
+static inline int mink_sizes_apart(const mink_shape *a, const mink_shape *b)
+{
+    const float la = a->extent + a->radius, lb = b->extent + b->radius;
+    return la * MINK_CHECKED_RATIO < lb || lb * MINK_CHECKED_RATIO < la;
+}
+
 /* A penetration answer of a shape against one many times its size, checked
  * against the supports along its own normal (in double, world frame): EPA
  * on the thin Minkowski difference of a small hull and a long core (a
@@ -179,14 +187,8 @@ typedef mink_status (*mink_penetration_fn)(const mink_shape *a, const mink_pose 
  * shapes. When out claims less than that overlap by more than rounding,
  * the pair is solved again swapped (no cache), and out becomes the
  * better-supported answer. Returns the status of the answer kept. Called
- * where mink_penetration_needs_check: overlapping pairs of sizes more
- * than MINK_CHECKED_RATIO apart. */
-/* Shapes more than MINK_CHECKED_RATIO apart in size. */
-static inline int mink_sizes_apart(const mink_shape *a, const mink_shape *b)
-{
-    const float la = a->extent + a->radius, lb = b->extent + b->radius;
-    return la * MINK_CHECKED_RATIO < lb || lb * MINK_CHECKED_RATIO < la;
-}
+ * where mink_penetration_needs_check: overlapping pairs (or a depth of 0
+ * at the iteration cap) of sizes more than MINK_CHECKED_RATIO apart. */
 static inline int mink_penetration_needs_check(const mink_shape *a, const mink_shape *b, mink_status status,
                                                const mink_result *out)
 {

@@ -265,8 +265,8 @@ static v3 a_local_double(const dframe *fa, const double w[3])
  * across a 3 m box's, 4 m from its origin, came out 1.5e-5 past its end;
  * seed 795), and so is the axis f->n, their cross product: from B's edge
  * moved into A's frame it turns by that rounding over the edge's length
- * (a 5 mm hull's edge beside a 400 m slab's, 200 m from its origin: 3.9
- * mrad; seed 983). */
+ * (a 5 mm hull's edge beside the end edge of a 401 m slab, 200 m from the
+ * slab's centre: 3.9 mrad; seed 983). */
 static core_contact edge_contact(const mctx *c, feature *f, int *inside)
 {
     v3 n0, n1, e, o;
