@@ -192,10 +192,10 @@ static inline int mink_sizes_apart(const mink_shape *a, const mink_shape *b)
 static inline int mink_penetration_needs_check(const mink_shape *a, const mink_shape *b, mink_status status,
                                                const mink_result *out)
 {
-    if (status < 0 || !(out->distance <= 0.0f)) return 0; /* bad input (a or b may be NULL), or apart */
-    /* touching; or, at a cap, EPA's stand-in for a depth it could not find */
-    if (!(out->distance < 0.0f) && status != MINK_MAX_ITERATIONS) return 0;
-    return mink_sizes_apart(a, b);
+    /* a depth; or 0 at a cap, EPA's stand-in for a depth it could not find
+     * (not bad input, where a or b may be NULL; not apart or touching) */
+    const int depth = out->distance < 0.0f, capped = out->distance == 0.0f && status == MINK_MAX_ITERATIONS;
+    return status >= 0 && (depth || capped) && mink_sizes_apart(a, b);
 }
 mink_status mink_penetration_checked(const mink_shape *a, const mink_pose *pa, const mink_shape *b,
                                      const mink_pose *pb, mink_status status, mink_penetration_fn solver,

@@ -666,7 +666,7 @@ def cast_table(entries, contexts):
 # Chart colours, one per implementation in every panel: mink's in blues and
 # greens (its GJK-only variants green), its reference grey, the peers in reds,
 # oranges and purples, so that mink's bars and the peers' tell apart at a
-# glance; names not listed take the spare colours in turn.
+# glance; a name not listed takes a spare colour by its column.
 CHART_COLOURS = {
     "ref": "#8c8c8c",
     "simd-sse41": "#9ecae1", "simd-avx2": "#4292c6", "simd-avx512": "#08306b",
@@ -680,12 +680,10 @@ CHART_COLOURS = {
 CHART_SPARE = ["#e7ba52", "#8c6d31", "#bd9e39", "#843c39", "#7b4173", "#a55194"]
 
 
-def chart_style(impl, spare):
-    """The gnuplot fill and colour of an implementation's bars."""
-    colour = CHART_COLOURS.get(impl)
-    if colour is None:
-        colour = CHART_SPARE[spare[0] % len(CHART_SPARE)]
-        spare[0] += 1
+def chart_style(impl, column):
+    """The gnuplot fill and colour of an implementation's bars (column: its
+    place in the panel, which picks a spare colour for a name not listed)."""
+    colour = CHART_COLOURS.get(impl, CHART_SPARE[column % len(CHART_SPARE)])
     return f"fill solid 0.9 border -1 lc rgb '{colour}'"
 
 
@@ -737,9 +735,8 @@ def gnuplot_chart(results, qgroups, impls, out_png, title):
         script.append(f"set yrange [{lo / 1.5:.6g}:{hi * 1.5:.6g}]")
         script.append(f"set xrange [-0.6:{ng - 0.4}]")
         plots = []
-        spare = [0]
         for k, c in enumerate(cols):
-            plots.append(f"'{dat}' using {k + 2}:xtic(1) title '{c}' {chart_style(c, spare)}")
+            plots.append(f"'{dat}' using {k + 2}:xtic(1) title '{c}' {chart_style(c, k)}")
         script.append("plot " + ", ".join(plots))
     script.append("unset multiplot")
     gp_path = f"{base}.gp"
