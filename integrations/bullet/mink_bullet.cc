@@ -294,6 +294,43 @@ mink_pose pose_of(const btTransform &world, const TranslatedShape &s)
                      {float(q.x()), float(q.y()), float(q.z()), float(q.w())}};
 }
 
+// The materials of a pair's points, combined as btManifoldResult does.
+struct Materials {
+    btScalar friction, restitution, rolling, spinning, damping = 0, stiffness = 0;
+    int flags = 0;
+    void apply(btManifoldPoint &p) const
+    {
+        p.m_combinedFriction = friction, p.m_combinedRestitution = restitution;
+        p.m_combinedRollingFriction = rolling, p.m_combinedSpinningFriction = spinning;
+        if (flags & BT_CONTACT_FLAG_CONTACT_STIFFNESS_DAMPING)
+            p.m_combinedContactDamping1 = damping, p.m_combinedContactStiffness1 = stiffness;
+        p.m_contactPointFlags = flags;
+    }
+};
+Materials materials_of(const btCollisionObject *oa, const btCollisionObject *ob)
+{
+    Materials m;
+    m.friction = gCalculateCombinedFrictionCallback(oa, ob);
+    m.restitution = gCalculateCombinedRestitutionCallback(oa, ob);
+    m.rolling = gCalculateCombinedRollingFrictionCallback(oa, ob);
+    m.spinning = gCalculateCombinedSpinningFrictionCallback(oa, ob);
+    const int flags = oa->getCollisionFlags() | ob->getCollisionFlags();
+    if (flags & btCollisionObject::CF_HAS_CONTACT_STIFFNESS_DAMPING) {
+        m.damping = gCalculateCombinedContactDampingCallback(oa, ob);
+        m.stiffness = gCalculateCombinedContactStiffnessCallback(oa, ob);
+        m.flags |= BT_CONTACT_FLAG_CONTACT_STIFFNESS_DAMPING;
+    }
+    if (flags & btCollisionObject::CF_HAS_FRICTION_ANCHOR) m.flags |= BT_CONTACT_FLAG_FRICTION_ANCHOR;
+    return m;
+}
+
+// Whether Bullet's gContactAddedCallback is to see the pair's points.
+bool contact_added_callback(const btCollisionObject *oa, const btCollisionObject *ob)
+{
+    const int custom = btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK;
+    return gContactAddedCallback && ((oa->getCollisionFlags() & custom) || (ob->getCollisionFlags() & custom));
+}
+
 btVector3 bt(const mink_vec3 &v) { return btVector3(btScalar(v.x), btScalar(v.y), btScalar(v.z)); }
 
 class MinkManifoldAlgorithm : public btActivatingCollisionAlgorithm {
@@ -339,20 +376,19 @@ private:
     // the mink key of each point of an owned manifold, in its order
     int m_count = 0;
     uint32_t m_keys[MINK_MANIFOLD_POINTS] = {};
-    // mink's last answer with contacts, kept for frames in which the pair
-    // has not moved relative to itself by more than the reuse tolerance
+    // mink's last answer, kept for frames in which the pair has not moved
+    // relative to itself by more than the reuse tolerance: its points stay
+    // in the manifold, moved with the bodies (reuse)
     bool m_reusable = false;
-    btTransform m_rel;                        // B in A's frame then
-    btVector3 m_normal_a;                     // A's frame
-    btVector3 m_on_a[MINK_MANIFOLD_POINTS];   // A's frame
-    btVector3 m_on_b[MINK_MANIFOLD_POINTS];   // B's frame
-    uint32_t m_ids[MINK_MANIFOLD_POINTS] = {};
-    uint32_t m_kept = 0;
-    btScalar m_far_b = 0;                     // the farthest kept point from B's origin
-    btScalar m_tolerance = 0;                 // how far any point may have moved
+    int m_kept = 0;           // its points
+    btTransform m_rel;        // B in A's frame then
+    btVector3 m_normal_a;     // A's frame
+    btScalar m_far_b = 0;     // the farthest kept point (none: any point of B) from B's origin
+    btScalar m_tolerance = 0; // how far any point may have moved
 
-    bool reuse(const btTransform &ta, const btTransform &tb, mink_contact_manifold &m) const;
-    void keep(const btTransform &ta, const btTransform &tb, const mink_contact_manifold &m, btScalar size);
+    bool reuse(const btCollisionObjectWrapper *wa, const btCollisionObjectWrapper *wb);
+    void keep(const btTransform &ta, const btTransform &tb, const mink_contact_manifold &m, btScalar size,
+              btScalar reach_b, btScalar margin);
 };
 
 void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0, const btCollisionObjectWrapper *w1,
@@ -378,15 +414,15 @@ void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0,
     const btScalar reach = sa->reach + sb->reach + margin;
     if (gap.length2() > reach * reach * btScalar(1.0001)) {
         m.count = 0;
+        m_reusable = false;
         if (m_own) fill_own(wa, wb, m);
         return;
     }
-    const btTransform &ta = wa->getWorldTransform(), &tb = wb->getWorldTransform();
-    if (m_own && reuse(ta, tb, m)) {
+    if (m_own && reuse(wa, wb)) {
         count(thread_counts().reused);
-        fill_own(wa, wb, m);
         return;
     }
+    const btTransform &ta = wa->getWorldTransform(), &tb = wb->getWorldTransform();
     const mink_pose pa = pose_of(ta, *sa);
     const mink_pose pb = pose_of(tb, *sb);
     count(thread_counts().queries);
@@ -397,7 +433,7 @@ void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0,
     }
 
     if (m_own) {
-        keep(ta, tb, m, btMin(sa->reach, sb->reach));
+        keep(ta, tb, m, btMin(sa->reach, sb->reach), sb->reach, margin);
         fill_own(wa, wb, m);
         return;
     }
@@ -407,73 +443,81 @@ void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0,
         result->addContactPoint(-bt(m.normal), bt(m.points[i].point_b), btScalar(m.points[i].separation));
 }
 
-// What every point of the pair shares this frame: the normal, its friction
-// directions, and the materials as btManifoldResult combines them.
 // The kept answer moved with the bodies, when no point of it can have
 // moved relative to the other body by more than the tolerance since mink
-// computed it: B's points move in A's frame by at most |dp| + theta |r|
-// (r: the point's distance from B's origin, theta: the relative turn).
-bool MinkManifoldAlgorithm::reuse(const btTransform &ta, const btTransform &tb, mink_contact_manifold &m) const
+// computed it: B's points move in A's frame by at most |dp| + |dR| |r|
+// (r: the point's distance from B's origin, dR: the relative turn).
+// The manifold's points are then moved in place, as Bullet's
+// refreshContactPoints moves its own: each from its local points, along
+// the normal turned with A; their impulses, keys and materials stay.
+bool MinkManifoldAlgorithm::reuse(const btCollisionObjectWrapper *wa, const btCollisionObjectWrapper *wb)
 {
-    if (!m_reusable) return false;
+    // (a manifold changed behind our back is answered afresh)
+    if (!m_reusable || m_manifold->getNumContacts() != m_count || m_count != m_kept) return false;
+    const btTransform &ta = wa->getWorldTransform(), &tb = wb->getWorldTransform();
     const btTransform rel = ta.inverseTimes(tb);
     const btScalar dp = (rel.getOrigin() - m_rel.getOrigin()).length();
     if (!(dp <= m_tolerance)) return false;
-    const btMatrix3x3 d = m_rel.getBasis().transposeTimes(rel.getBasis());
-    if (!(d[0][0] + d[1][1] + d[2][2] > 2)) return false; // turned by more than 60 degrees
-    // sin theta from the skew part (exact for small turns, unlike the trace)
-    const btVector3 skew(d[2][1] - d[1][2], d[0][2] - d[2][0], d[1][0] - d[0][1]);
-    const btScalar theta = btScalar(0.5) * skew.length() * btScalar(1.01);
-    if (!(dp + theta * m_far_b <= m_tolerance)) return false;
-    const btVector3 n = ta.getBasis() * m_normal_a;
-    m.normal = mink_vec3{float(n.x()), float(n.y()), float(n.z())};
-    m.count = m_kept;
-    m.status = MINK_OK;
-    for (uint32_t i = 0; i < m_kept; ++i) {
-        const btVector3 pa = ta * m_on_a[i], pb = tb * m_on_b[i];
-        m.points[i].point_a = mink_vec3{float(pa.x()), float(pa.y()), float(pa.z())};
-        m.points[i].point_b = mink_vec3{float(pb.x()), float(pb.y()), float(pb.z())};
-        m.points[i].separation = float((pb - pa).dot(n));
-        m.points[i].id = m_ids[i];
+    // the turn: a point r from B's origin moves by |R1 - R0| |r| at most,
+    // the spectral norm, which for two rotations is their Frobenius
+    // distance over sqrt 2 (2 sin(theta / 2), the chord; differences of
+    // entries, exact for small turns, unlike the trace)
+    const btMatrix3x3 &r0 = m_rel.getBasis(), &r1 = rel.getBasis();
+    const btScalar f2 = (r1[0] - r0[0]).length2() + (r1[1] - r0[1]).length2() + (r1[2] - r0[2]).length2();
+    const btScalar turn = btSqrt(btScalar(0.5) * f2) * btScalar(1.01);
+    if (!(dp + turn * m_far_b <= m_tolerance)) return false;
+    if (m_count == 0) return true; // still apart
+
+    const btVector3 normal_on_b = -(ta.getBasis() * m_normal_a);
+    btVector3 lateral1, lateral2;
+    btPlaneSpace1(normal_on_b, lateral1, lateral2);
+    const btCollisionObject *oa = wa->getCollisionObject(), *ob = wb->getCollisionObject();
+    const Materials mat = materials_of(oa, ob);
+    const btTransform &wta = oa->getWorldTransform(), &wtb = ob->getWorldTransform(); // (fill_own's frames)
+    const bool callback = contact_added_callback(oa, ob);
+    for (int j = 0; j < m_count; ++j) {
+        btManifoldPoint &p = m_manifold->getContactPoint(j);
+        p.m_positionWorldOnA = wta * p.m_localPointA;
+        p.m_positionWorldOnB = wtb * p.m_localPointB;
+        p.m_normalWorldOnB = normal_on_b;
+        p.m_distance1 = (p.m_positionWorldOnA - p.m_positionWorldOnB).dot(normal_on_b);
+        p.m_lateralFrictionDir1 = lateral1, p.m_lateralFrictionDir2 = lateral2;
+        mat.apply(p);
+        p.m_lifeTime++;
+        if (callback) gContactAddedCallback(p, wa, p.m_partId0, p.m_index0, wb, p.m_partId1, p.m_index1);
     }
     return true;
 }
 
+// An answer without points is kept too, while no point of B can have come
+// nearer A by half the margin: the pair stays apart (the points it may
+// miss would be speculative ones in the margin's upper half).
 void MinkManifoldAlgorithm::keep(const btTransform &ta, const btTransform &tb, const mink_contact_manifold &m,
-                                 btScalar size)
+                                 btScalar size, btScalar reach_b, btScalar margin)
 {
     m_tolerance = btScalar(reuse_tolerance()) * size;
-    m_reusable = m.count > 0 && m.status == MINK_OK && m_tolerance > 0;
+    if (m.count == 0) m_tolerance = btMin(m_tolerance, btScalar(0.5) * margin);
+    m_reusable = m.status == MINK_OK && m_tolerance > 0;
     if (!m_reusable) return;
     m_rel = ta.inverseTimes(tb);
-    m_normal_a = ta.getBasis().transpose() * bt(m.normal);
-    m_kept = m.count;
-    m_far_b = 0;
-    for (uint32_t i = 0; i < m.count; ++i) {
-        m_on_a[i] = ta.invXform(bt(m.points[i].point_a));
-        m_on_b[i] = tb.invXform(bt(m.points[i].point_b));
-        m_ids[i] = m.points[i].id;
-        m_far_b = btMax(m_far_b, m_on_b[i].length());
+    m_kept = int(m.count);
+    if (m.count == 0) {
+        m_far_b = reach_b;
+        return;
     }
+    m_normal_a = ta.getBasis().transpose() * bt(m.normal);
+    m_far_b = 0;
+    for (uint32_t i = 0; i < m.count; ++i) m_far_b = btMax(m_far_b, tb.invXform(bt(m.points[i].point_b)).length());
 }
 
+// What every point of the pair shares this frame: the normal, its friction
+// directions, and the materials as btManifoldResult combines them.
 btManifoldPoint MinkManifoldAlgorithm::shared_point(const btCollisionObjectWrapper *wa,
                                                     const btCollisionObjectWrapper *wb,
                                                     const btVector3 &normal_on_b) const
 {
-    const btCollisionObject *oa = wa->getCollisionObject(), *ob = wb->getCollisionObject();
     btManifoldPoint pt(btVector3(0, 0, 0), btVector3(0, 0, 0), normal_on_b, 0);
-    pt.m_combinedFriction = gCalculateCombinedFrictionCallback(oa, ob);
-    pt.m_combinedRestitution = gCalculateCombinedRestitutionCallback(oa, ob);
-    pt.m_combinedRollingFriction = gCalculateCombinedRollingFrictionCallback(oa, ob);
-    pt.m_combinedSpinningFriction = gCalculateCombinedSpinningFrictionCallback(oa, ob);
-    const int flags = oa->getCollisionFlags() | ob->getCollisionFlags();
-    if (flags & btCollisionObject::CF_HAS_CONTACT_STIFFNESS_DAMPING) {
-        pt.m_combinedContactDamping1 = gCalculateCombinedContactDampingCallback(oa, ob);
-        pt.m_combinedContactStiffness1 = gCalculateCombinedContactStiffnessCallback(oa, ob);
-        pt.m_contactPointFlags |= BT_CONTACT_FLAG_CONTACT_STIFFNESS_DAMPING;
-    }
-    if (flags & btCollisionObject::CF_HAS_FRICTION_ANCHOR) pt.m_contactPointFlags |= BT_CONTACT_FLAG_FRICTION_ANCHOR;
+    materials_of(wa->getCollisionObject(), wb->getCollisionObject()).apply(pt);
     btPlaneSpace1(normal_on_b, pt.m_lateralFrictionDir1, pt.m_lateralFrictionDir2);
     pt.m_partId0 = wa->m_partId, pt.m_partId1 = wb->m_partId;
     pt.m_index0 = wa->m_index, pt.m_index1 = wb->m_index;
@@ -516,9 +560,7 @@ void MinkManifoldAlgorithm::fill_own(const btCollisionObjectWrapper *wa, const b
         --m_count;
     }
     const bool started = m_count == 0 && m.count > 0;
-    const int custom = btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK;
-    const bool callback = gContactAddedCallback && ((wa->getCollisionObject()->getCollisionFlags() & custom) ||
-                                                    (wb->getCollisionObject()->getCollisionFlags() & custom));
+    const bool callback = contact_added_callback(wa->getCollisionObject(), wb->getCollisionObject());
     const btManifoldPoint shared = shared_point(wa, wb, normal_on_b);
     const btTransform &ta = wa->getCollisionObject()->getWorldTransform();
     const btTransform &tb = wb->getCollisionObject()->getWorldTransform();

@@ -7,17 +7,21 @@
 //                           [--rows N] [--bodies N] [--height N] [--spheres N]
 //                           [--out DIR]
 //                           [--reuse-tolerance T]   (0: mink every frame)
+//                           [--reuse-row T]         (0: no third run)
 // Prints a table (narrowphase and step ms per step: medians over the steps;
 // contacts per step; the tracked top box's drift; bodies lost). The scene
 // "ccd" (fast spheres at thin planks) runs Bullet's narrowphase twice, with
 // CCD off and with Bullet's CCD, and mink's with mink's CCD, and has its own
 // table: spheres that tunnelled, CCD and step ms per step (medians over the
-// steps with a sphere in flight), sweeps and casts per step. With --out:
+// steps with a sphere in flight), sweeps and casts per step. With both
+// narrowphases and mink every frame, pyramid, pile and stack run a third
+// time: mink reusing answers of pairs that barely moved
+// (mink_bullet_set_reuse_tolerance, --reuse-row, 1e-3 unless told). With --out:
 // DIR/scenes.json (the tables), DIR/<scene>-<run>.series (per step: time,
 // narrowphase ms, step ms, contacts, kinetic energy, drift, CCD ms, spheres
 // tunnelled so far, sweeps, casts) and DIR/<scene>-<run>.wire (the final
 // state's edges, for integrations/bullet/plot-scenes.sh); <run> is bullet,
-// mink, or for "ccd" also bullet-noccd.
+// mink, mink-reuse, or for "ccd" also bullet-noccd.
 #include "scenes.h"
 
 #include <algorithm>
@@ -34,7 +38,8 @@ int usage()
 {
     std::fprintf(stderr, "usage: mink-bullet-scenes [--scene pyramid|pile|stack|ccd|all] [--steps N]\n"
                          "       [--narrowphase bullet|mink|both] [--seed S] [--rows N] [--bodies N]\n"
-                         "       [--height N] [--spheres N] [--out DIR] [--reuse-tolerance T]\n");
+                         "       [--height N] [--spheres N] [--out DIR] [--reuse-tolerance T]\n"
+                         "       [--reuse-row T]\n");
     return 2;
 }
 
@@ -104,6 +109,12 @@ int main(int argc, char **argv)
             if (*end || !(t >= 0 && t < 1)) return usage();
             opt.reuse_tolerance = t;
             ++i;
+        } else if (a == "--reuse-row" && v) {
+            char *end = nullptr;
+            const float t = std::strtof(v, &end);
+            if (*end || !(t >= 0 && t < 1)) return usage();
+            opt.reuse_row = t;
+            ++i;
         } else if (a == "--seed") {
             int s = 0;
             if (!number(s)) return usage();
@@ -122,11 +133,17 @@ int main(int argc, char **argv)
     std::vector<SceneRun> runs;
     for (const std::string &s : scenes)
         for (Narrowphase np : nps)
-            for (int ccd_on = 0; ccd_on < 2; ++ccd_on) {
-                // "ccd": Bullet's narrowphase with CCD off, then each with its CCD
-                if (!ccd_on && !(s == "ccd" && np == Narrowphase::bullet)) continue;
+            for (int variant = 0; variant < 3; ++variant) {
+                // "ccd": Bullet's narrowphase with CCD off (0), then each with
+                // its CCD (1); the others: each narrowphase (1), then, when
+                // both run, mink reusing answers (2)
+                const bool reuse_run = variant == 2 && np == Narrowphase::mink && which == "both" && s != "ccd" &&
+                                       opt.reuse_row > 0 && opt.reuse_tolerance == 0;
+                if (variant == 0 && !(s == "ccd" && np == Narrowphase::bullet)) continue;
+                if (variant == 2 && !reuse_run) continue;
                 SceneOptions o = opt;
-                o.ccd = ccd_on != 0;
+                o.ccd = variant != 0;
+                if (reuse_run) o.reuse_tolerance = opt.reuse_row;
                 try {
                     runs.push_back(run_scene(s, np, o));
                 } catch (const std::exception &e) {
@@ -146,16 +163,16 @@ int main(int argc, char **argv)
     const bool any_ccd = std::any_of(runs.begin(), runs.end(), [](const SceneRun &r) { return r.scene == "ccd"; });
     const bool any_other = std::any_of(runs.begin(), runs.end(), [](const SceneRun &r) { return r.scene != "ccd"; });
     if (any_other) {
-        std::printf("%-8s %-7s %6s %6s %13s %11s %9s %9s %10s %5s %4s\n", "scene", "np", "bodies", "steps",
+        std::printf("%-8s %-10s %6s %6s %13s %11s %9s %9s %10s %5s %4s\n", "scene", "np", "bodies", "steps",
                     "narrowphase", "step", "np/step", "contacts", "drift", "lost", "nan");
-        std::printf("%-8s %-7s %6s %6s %13s %11s %9s %9s %10s %5s %4s\n", "", "", "", "", "ms/step", "ms/step",
+        std::printf("%-8s %-10s %6s %6s %13s %11s %9s %9s %10s %5s %4s\n", "", "", "", "", "ms/step", "ms/step",
                     "share", "per step", "max (m)", "", "");
     }
     for (const SceneRun &r : runs) {
         if (r.scene == "ccd") continue;
         const double np_ms = r.median_narrowphase_ms(), step_ms = r.median_step_ms();
-        std::printf("%-8s %-7s %6d %6zu %13.4f %11.4f %8.0f%% %9.1f %10.5f %5d %4d\n", r.scene.c_str(),
-                    narrowphase_name(r.narrowphase), r.bodies, r.steps.size(), np_ms, step_ms,
+        std::printf("%-8s %-10s %6d %6zu %13.4f %11.4f %8.0f%% %9.1f %10.5f %5d %4d\n", r.scene.c_str(),
+                    r.label().c_str(), r.bodies, r.steps.size(), np_ms, step_ms,
                     step_ms > 0 ? 100.0 * np_ms / step_ms : 0.0, r.mean_contacts(), r.max_drift, r.lost,
                     r.non_finite);
     }
@@ -164,14 +181,16 @@ int main(int argc, char **argv)
             std::printf("%s: mink answered %llu pair-frames, reused %llu (%.0f %%; reuse tolerance %g)\n",
                         r.scene.c_str(), r.mink_queries, r.mink_reused,
                         100.0 * double(r.mink_reused) / double(r.mink_queries + r.mink_reused),
-                        double(opt.reuse_tolerance));
-    // the ratio per scene when both ran
-    for (size_t i = 0; i + 1 < runs.size(); ++i)
-        if (runs[i].scene != "ccd" && runs[i].scene == runs[i + 1].scene && runs[i].narrowphase == Narrowphase::bullet &&
-            runs[i + 1].narrowphase == Narrowphase::mink && runs[i + 1].median_narrowphase_ms() > 0)
-            std::printf("%s: narrowphase %.2fx faster with mink, step %.2fx\n", runs[i].scene.c_str(),
-                        runs[i].median_narrowphase_ms() / runs[i + 1].median_narrowphase_ms(),
-                        runs[i].median_step_ms() / runs[i + 1].median_step_ms());
+                        double(r.reuse_tolerance));
+    // the ratios per scene, each mink run against Bullet's
+    for (size_t i = 0; i < runs.size(); ++i) {
+        if (runs[i].scene == "ccd" || runs[i].narrowphase != Narrowphase::bullet) continue;
+        for (size_t j = i + 1; j < runs.size() && runs[j].scene == runs[i].scene; ++j)
+            if (runs[j].narrowphase == Narrowphase::mink && runs[j].median_narrowphase_ms() > 0)
+                std::printf("%s: narrowphase %.2fx faster with %s, step %.2fx\n", runs[i].scene.c_str(),
+                            runs[i].median_narrowphase_ms() / runs[j].median_narrowphase_ms(), runs[j].label().c_str(),
+                            runs[i].median_step_ms() / runs[j].median_step_ms());
+    }
 
     if (any_ccd) {
         std::printf("\n%-5s %-13s %7s %6s %9s %9s %11s %9s %8s %9s %5s %4s\n", "scene", "run", "spheres", "steps",
@@ -207,10 +226,12 @@ int main(int argc, char **argv)
             std::fprintf(f,
                          "  {\"scene\": \"%s\", \"narrowphase\": \"%s\", \"run\": \"%s\", \"bodies\": %d, "
                          "\"narrowphase_ms\": %.6f, \"step_ms\": %.6f, \"contacts\": %.2f, \"max_drift\": %.6g, "
-                         "\"final_drift\": %.6g, \"final_kinetic_energy\": %.6g, \"lost\": %d, \"non_finite\": %d",
+                         "\"final_drift\": %.6g, \"final_kinetic_energy\": %.6g, \"lost\": %d, \"non_finite\": %d, "
+                         "\"reuse_tolerance\": %g",
                          r.scene.c_str(), narrowphase_name(r.narrowphase), r.label().c_str(), r.bodies,
                          r.median_narrowphase_ms(), r.median_step_ms(), r.mean_contacts(), r.max_drift,
-                         r.steps.empty() ? 0.0 : r.steps.back().drift, final_ke, r.lost, r.non_finite);
+                         r.steps.empty() ? 0.0 : r.steps.back().drift, final_ke, r.lost, r.non_finite,
+                         double(r.reuse_tolerance));
             if (r.scene == "ccd")
                 std::fprintf(f,
                              ", \"ccd\": %s, \"shots\": %d, \"tunnelled\": %d, \"ccd_ms\": %.6f, \"sweeps\": %.2f, "

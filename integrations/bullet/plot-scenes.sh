@@ -49,6 +49,12 @@ GP
   echo "plot-scenes: $dir/$s.png"
 done
 
+# mink reusing answers (mink-bullet-scenes' third run), when it ran: column $2
+reuse_line() {
+  [ -f "$dir/$1-mink-reuse.series" ] || return 0
+  echo ", '$dir/$1-mink-reuse.series' using 1:$2 with lines lw 2 dt 2 lc rgb '#2ca02c' title 'mink, reusing answers'"
+}
+
 gnuplot <<GP
 set terminal $term
 set output "$dir/scenes-time.png"
@@ -64,11 +70,11 @@ $(for s in "${scenes[@]}"; do
     echo "set autoscale x; set key top left"
   elif [ "$s" = pile ]; then
     echo "set title 'pile: kinetic energy'; set xlabel 'time (s)'; set ylabel 'J'; set logscale y"
-    echo "plot '$dir/$s-bullet.series' using 1:5 with lines lw 2 lc rgb '#ff7f0e' title 'Bullet', '$dir/$s-mink.series' using 1:5 with lines lw 2 lc rgb '#1f77b4' title 'mink'"
+    echo "plot '$dir/$s-bullet.series' using 1:5 with lines lw 2 lc rgb '#ff7f0e' title 'Bullet', '$dir/$s-mink.series' using 1:5 with lines lw 2 lc rgb '#1f77b4' title 'mink'$(reuse_line "$s" 5)"
     echo "unset logscale y"
   else
     echo "set title '$s: drift of the top box'; set xlabel 'time (s)'; set ylabel 'm (from where it settled at 1 s)'"
-    echo "plot '$dir/$s-bullet.series' using 1:6 with lines lw 2 lc rgb '#ff7f0e' title 'Bullet', '$dir/$s-mink.series' using 1:6 with lines lw 2 lc rgb '#1f77b4' title 'mink'"
+    echo "plot '$dir/$s-bullet.series' using 1:6 with lines lw 2 lc rgb '#ff7f0e' title 'Bullet', '$dir/$s-mink.series' using 1:6 with lines lw 2 lc rgb '#1f77b4' title 'mink'$(reuse_line "$s" 6)"
   fi
 done)
 unset multiplot

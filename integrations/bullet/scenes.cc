@@ -265,6 +265,7 @@ SceneRun Scene::run(const std::string &name, const SceneOptions &opt, btRigidBod
     }
     for (size_t i = 0; i < m_bodies.size(); ++i) r.lost += lost[i], r.non_finite += bad[i];
     if (m_np == Narrowphase::mink) {
+        r.reuse_tolerance = opt.reuse_tolerance;
         r.mink_queries = mink_bullet_get_stats().queries - stats0.queries;
         r.mink_reused = mink_bullet_get_stats().reused - stats0.reused;
     }
@@ -578,7 +579,8 @@ double SceneRun::mean_casts() const
 
 std::string SceneRun::label() const
 {
-    return std::string(narrowphase_name(narrowphase)) + (scene == "ccd" && !ccd ? "-noccd" : "");
+    return std::string(narrowphase_name(narrowphase)) + (reuse_tolerance > 0 ? "-reuse" : "") +
+           (scene == "ccd" && !ccd ? "-noccd" : "");
 }
 
 const std::vector<std::string> &scene_names()

@@ -24,6 +24,8 @@ struct SceneOptions {
     uint32_t seed = 1;
     bool keep_wireframe = false; // the final state's edges, for pictures
     float reuse_tolerance = 0.0f; // mink runs: mink_bullet_set_reuse_tolerance (0: off)
+    float reuse_row = 1e-3f;      // mink-bullet-scenes: a third run of pyramid, pile and
+                                  // stack, mink with this reuse tolerance (0: none)
 };
 
 // Per step, after it.
@@ -55,6 +57,7 @@ struct SceneRun {
     double max_drift = 0;           // of the tracked body (the top box), over the run
     unsigned long long mink_queries = 0; // mink_manifold calls (mink runs)
     unsigned long long mink_reused = 0;  // answers reused while the pair stood still
+    float reuse_tolerance = 0;           // mink runs: the one they ran with
     // the final state as line segments (x0 y0 z0 x1 y1 z1), with the kind
     // of body each came from (0 ground, 1 box, 2 hull, 3 capsule, 4 sphere)
     std::vector<float> wire;
@@ -68,7 +71,8 @@ struct SceneRun {
     double mean_contacts() const;
     double mean_swept() const;
     double mean_casts() const;
-    // the narrowphase's name, and "-noccd" for a "ccd" run with CCD off
+    // the narrowphase's name, "-reuse" for a mink run reusing answers and
+    // "-noccd" for a "ccd" run with CCD off
     std::string label() const;
 };
 

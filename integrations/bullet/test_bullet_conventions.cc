@@ -183,9 +183,22 @@ void reuse()
     // 20 micrometres and 10 microradians: within 1e-4 of the box's size
     const btTransform moved = pose(btVector3(0.20002f, 0.49f, 0), tilt * btQuaternion(btVector3(0, 1, 0), 1e-5f));
     w.a.setWorldTransform(moved);
+    // the solver's impulses on the points stay with them
+    btPersistentManifold *m = w.manifold();
+    const int kept = m ? m->getNumContacts() : 0;
+    for (int i = 0; i < kept; ++i) m->getContactPoint(i).m_appliedImpulse = btScalar(i + 1);
     const std::vector<Contact> reused = w.collide();
     const mink_bullet_stats s1 = mink_bullet_get_stats();
     CHECK(s1.reused == s0.reused + 1 && s1.queries == s0.queries, "the still pair was not reused");
+    CHECK(kept == 4 && w.manifold() == m && m->getNumContacts() == kept, "reused: %d points, were %d",
+          m ? m->getNumContacts() : -1, kept);
+    for (int i = 0; m && i < m->getNumContacts(); ++i) {
+        const btManifoldPoint &p = m->getContactPoint(i);
+        CHECK(p.m_appliedImpulse == btScalar(i + 1), "reused point %d lost its impulse", i);
+        CHECK(std::fabs((p.m_positionWorldOnA - p.m_positionWorldOnB).dot(p.m_normalWorldOnB) - p.getDistance()) <
+                  1e-6f,
+              "reused point %d: distance %g off its points", i, double(p.getDistance()));
+    }
     mink_bullet_set_reuse_tolerance(0);
     PairWorld fresh_world(true, &box, moved, &ground, g);
     const std::vector<Contact> fresh = fresh_world.collide();
@@ -205,6 +218,30 @@ void reuse()
     CHECK(mink_bullet_get_stats().queries == s2.queries + 1, "a moved pair reused a stale answer");
     mink_bullet_set_reuse_tolerance(0);
     std::printf("ok reuse: a still pair reuses its answer (within the tolerance), a moved one asks mink\n");
+}
+
+// A pair apart by more than the margin (Bullet's contact breaking
+// threshold, 0.02) keeps its empty answer while it cannot have come nearer
+// by half the margin, whatever the tolerance; then mink answers again.
+void reuse_apart()
+{
+    btBoxShape box(btVector3(0.5f, 0.5f, 0.5f));
+    const btTransform ta = pose(btVector3(0, 0, 0));
+    mink_bullet_set_reuse_tolerance(0.05f); // 5 cm on these boxes, more than half the margin
+    PairWorld w(true, &box, ta, &box, pose(btVector3(1.03f, 0, 0)));
+    CHECK(w.collide().empty(), "boxes 3 cm apart touch");
+    const mink_bullet_stats s0 = mink_bullet_get_stats();
+    w.b.setWorldTransform(pose(btVector3(1.0255f, 0, 0))); // 4.5 mm nearer: still apart
+    CHECK(w.collide().empty(), "boxes 2.55 cm apart touch");
+    const mink_bullet_stats s1 = mink_bullet_get_stats();
+    CHECK(s1.reused == s0.reused + 1 && s1.queries == s0.queries, "the apart pair was not reused");
+    w.b.setWorldTransform(pose(btVector3(1.015f, 0, 0))); // 1.5 cm nearer than answered: within the margin
+    const std::vector<Contact> near = w.collide();
+    CHECK(mink_bullet_get_stats().queries == s1.queries + 1, "a pair come within the margin reused 'apart'");
+    CHECK(near.size() == 4 && std::fabs(deepest(near) - 0.015f) < 1e-5f, "%zu speculative points, deepest %g",
+          near.size(), double(deepest(near)));
+    mink_bullet_set_reuse_tolerance(0);
+    std::printf("ok reuse apart: an apart pair stays apart while it cannot reach half the margin\n");
 }
 
 void compound()
@@ -265,6 +302,7 @@ int main()
     fallback();
     compound();
     reuse();
+    reuse_apart();
     if (failures) std::printf("%d check(s) failed\n", failures);
     return failures ? 1 : 0;
 }

@@ -3,7 +3,9 @@
 // narrowphase lets it drift 2.5 cm, and 10-high stacks creep on Bullet's
 // solver with either narrowphase), a small pyramid
 // stands, and a pile of hulls, boxes and capsules comes to rest on the
-// ground with nothing falling through and no NaN. Every pair runs on mink.
+// ground with nothing falling through and no NaN. Every pair runs on mink;
+// the stack and the pyramid also stand reusing answers of pairs that barely
+// moved (mink_bullet_set_reuse_tolerance 1e-3), most of their pair-frames.
 #include "mink_bullet.h"
 #include "scenes.h"
 
@@ -38,6 +40,20 @@ int main()
     opt.pile_bodies = 120;
     opt.steps = 360;
     check(run_scene("pile", Narrowphase::mink, opt), 1e30, 5.0);
+    // reusing answers: as steady, with most pair-frames reused
+    SceneOptions reuse;
+    reuse.steps = 300;
+    reuse.stack_height = 5;
+    reuse.pyramid_rows = 8;
+    reuse.reuse_tolerance = 1e-3f;
+    for (const char *scene : {"stack", "pyramid"}) {
+        const SceneRun r = run_scene(scene, Narrowphase::mink, reuse);
+        check(r, 0.01, 1e-2);
+        const double share = double(r.mink_reused) / double(r.mink_reused + r.mink_queries);
+        std::printf("%s %-8s reusing answers: %.0f %% of pair-frames reused\n", share > 0.5 ? "ok  " : "FAIL",
+                    scene, 100.0 * share);
+        failures += !(share > 0.5);
+    }
     const mink_bullet_stats s = mink_bullet_get_stats();
     if (s.fallback_pairs != 0 || s.invalid != 0) {
         std::printf("FAIL %llu pairs fell back to Bullet, %llu queries answered invalid\n", s.fallback_pairs,
