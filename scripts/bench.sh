@@ -51,9 +51,10 @@
 # cast case file).
 # Bullet scenes (when Bullet is installed; --no-scenes skips them, --scenes
 # runs only them): integrations/bullet's mink-bullet-scenes on the widest
-# build, each scene with Bullet's narrowphase and with mink's (narrowphase
-# and step ms per step, contacts, drift, bodies lost); the table gains
-# their rows and <out>/scenes/ their pictures.
+# build, each scene with Bullet's narrowphase and with mink's, and with mink
+# reusing answers (narrowphase and step ms per step, each run three times in
+# turn; contacts, drift, bodies lost); the table gains their rows and
+# <out>/scenes/ their pictures.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -208,7 +209,7 @@ if [ "$scenes" != no ]; then
   if cmake --build "$build" -j"$jobs" --target mink-bullet-scenes >"$build/scenes-build.log" 2>&1 &&
      [ -x "$build/integrations/bullet/mink-bullet-scenes" ]; then
     mkdir -p "$out/scenes"
-    say "Bullet scenes (${built[${#built[@]}-1]} build): pyramid, pile, stack (both narrowphases) and ccd (three runs); 600 steps each"
+    say "Bullet scenes (${built[${#built[@]}-1]} build): pyramid, pile, stack (Bullet, mink, mink reusing answers) and ccd (three runs); 600 steps, each run three times in turn"
     if "$build/integrations/bullet/mink-bullet-scenes" --out "$out/scenes" | tee "$out/scenes/scenes.txt"; then
       if [ "$scenes" != only ] && [ -f "$out/$name.txt" ]; then
         { echo; echo "Bullet scenes (integrations/bullet, 60 Hz, 600 steps; medians over steps):"; cat "$out/scenes/scenes.txt"; } >>"$out/$name.txt"

@@ -8,7 +8,9 @@
 //                           [--out DIR]
 //                           [--reuse-tolerance T]   (0: mink every frame)
 //                           [--reuse-row T]         (0: no third run)
-// Prints a table (narrowphase and step ms per step: medians over the steps;
+//                           [--repeat N]            (runs of each, 3 unless told)
+// Prints a table (narrowphase and step ms per step: medians over the steps,
+// then the median of N runs of the same world, run in turn (--repeat);
 // contacts per step; the tracked top box's drift; bodies lost). The scene
 // "ccd" (fast spheres at thin planks) runs Bullet's narrowphase twice, with
 // CCD off and with Bullet's CCD, and mink's with mink's CCD, and has its own
@@ -39,7 +41,7 @@ int usage()
     std::fprintf(stderr, "usage: mink-bullet-scenes [--scene pyramid|pile|stack|ccd|all] [--steps N]\n"
                          "       [--narrowphase bullet|mink|both] [--seed S] [--rows N] [--bodies N]\n"
                          "       [--height N] [--spheres N] [--out DIR] [--reuse-tolerance T]\n"
-                         "       [--reuse-row T]\n");
+                         "       [--reuse-row T] [--repeat N]\n");
     return 2;
 }
 
@@ -77,12 +79,19 @@ bool write_wire(const std::string &path, const SceneRun &r)
     return std::fclose(f) == 0;
 }
 
+SceneOptions without_wireframe(SceneOptions o)
+{
+    o.keep_wireframe = false;
+    return o;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     std::string scene = "all", which = "both", out;
     SceneOptions opt;
+    int repeat = 3;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
@@ -103,6 +112,7 @@ int main(int argc, char **argv)
         else if (a == "--bodies") { if (!number(opt.pile_bodies)) return usage(); }
         else if (a == "--height") { if (!number(opt.stack_height)) return usage(); }
         else if (a == "--spheres") { if (!number(opt.ccd_spheres)) return usage(); }
+        else if (a == "--repeat") { if (!number(repeat) || repeat > 99) return usage(); }
         else if (a == "--reuse-tolerance" && v) {
             char *end = nullptr;
             const float t = std::strtof(v, &end);
@@ -131,34 +141,54 @@ int main(int argc, char **argv)
     opt.keep_wireframe = !out.empty();
 
     std::vector<SceneRun> runs;
-    for (const std::string &s : scenes)
-        for (Narrowphase np : nps)
-            for (int variant = 0; variant < 3; ++variant) {
-                // "ccd": Bullet's narrowphase with CCD off (0), then each with
-                // its CCD (1); the others: each narrowphase (1), then, when
-                // both run, mink reusing answers (2)
-                const bool reuse_run = variant == 2 && np == Narrowphase::mink && which == "both" && s != "ccd" &&
-                                       opt.reuse_row > 0 && opt.reuse_tolerance == 0;
-                if (variant == 0 && !(s == "ccd" && np == Narrowphase::bullet)) continue;
-                if (variant == 2 && !reuse_run) continue;
-                SceneOptions o = opt;
-                o.ccd = variant != 0;
-                if (reuse_run) o.reuse_tolerance = opt.reuse_row;
+    for (const std::string &s : scenes) {
+        // "ccd": Bullet's narrowphase with CCD off, then each with its CCD;
+        // the others: each narrowphase, then, when both run, mink reusing
+        // answers
+        std::vector<std::pair<Narrowphase, SceneOptions>> variants;
+        for (Narrowphase np : nps) {
+            SceneOptions o = opt;
+            if (s == "ccd" && np == Narrowphase::bullet) {
+                o.ccd = false;
+                variants.emplace_back(np, o);
+                o.ccd = true;
+            }
+            variants.emplace_back(np, o);
+            if (np == Narrowphase::mink && which == "both" && s != "ccd" && opt.reuse_row > 0 &&
+                opt.reuse_tolerance == 0) {
+                o.reuse_tolerance = opt.reuse_row;
+                variants.emplace_back(np, o);
+            }
+        }
+        // repeats in turn, so that the machine's slower spells fall on
+        // every variant alike; the first run of each is the one kept
+        const size_t first = runs.size();
+        for (int rep = 0; rep < repeat; ++rep)
+            for (size_t v = 0; v < variants.size(); ++v) {
+                SceneRun r;
                 try {
-                    runs.push_back(run_scene(s, np, o));
+                    r = run_scene(s, variants[v].first, rep == 0 ? variants[v].second : without_wireframe(variants[v].second));
                 } catch (const std::exception &e) {
                     std::fprintf(stderr, "mink-bullet-scenes: %s\n", e.what());
                     return usage();
                 }
-                SceneRun &r = runs.back();
+                if (rep > 0) {
+                    if (!runs[first + v].add_repeat(r))
+                        std::fprintf(stderr, "mink-bullet-scenes: %s %s ran another way again (its time not kept)\n",
+                                     s.c_str(), r.label().c_str());
+                    continue;
+                }
+                runs.push_back(std::move(r));
+                SceneRun &kept = runs.back();
                 if (out.empty()) continue;
-                const std::string base = out + "/" + s + "-" + r.label();
-                if (!write_series(base + ".series", r) || !write_wire(base + ".wire", r)) {
+                const std::string base = out + "/" + s + "-" + kept.label();
+                if (!write_series(base + ".series", kept) || !write_wire(base + ".wire", kept)) {
                     std::fprintf(stderr, "mink-bullet-scenes: cannot write %s.*\n", base.c_str());
                     return 1;
                 }
-                r.wire.clear(), r.wire_kind.clear();
+                kept.wire.clear(), kept.wire_kind.clear();
             }
+    }
 
     const bool any_ccd = std::any_of(runs.begin(), runs.end(), [](const SceneRun &r) { return r.scene == "ccd"; });
     const bool any_other = std::any_of(runs.begin(), runs.end(), [](const SceneRun &r) { return r.scene != "ccd"; });
@@ -176,6 +206,9 @@ int main(int argc, char **argv)
                     step_ms > 0 ? 100.0 * np_ms / step_ms : 0.0, r.mean_contacts(), r.max_drift, r.lost,
                     r.non_finite);
     }
+    if (any_other)
+        std::printf("times: each run's median over its steps, then the median of %d run%s of each, in turn\n", repeat,
+                    repeat > 1 ? "s" : "");
     for (const SceneRun &r : runs)
         if (r.narrowphase == Narrowphase::mink && r.mink_queries + r.mink_reused > 0)
             std::printf("%s: mink answered %llu pair-frames, reused %llu (%.0f %%; reuse tolerance %g)\n",
@@ -227,11 +260,11 @@ int main(int argc, char **argv)
                          "  {\"scene\": \"%s\", \"narrowphase\": \"%s\", \"run\": \"%s\", \"bodies\": %d, "
                          "\"narrowphase_ms\": %.6f, \"step_ms\": %.6f, \"contacts\": %.2f, \"max_drift\": %.6g, "
                          "\"final_drift\": %.6g, \"final_kinetic_energy\": %.6g, \"lost\": %d, \"non_finite\": %d, "
-                         "\"reuse_tolerance\": %g",
+                         "\"reuse_tolerance\": %g, \"timed_runs\": %zu",
                          r.scene.c_str(), narrowphase_name(r.narrowphase), r.label().c_str(), r.bodies,
                          r.median_narrowphase_ms(), r.median_step_ms(), r.mean_contacts(), r.max_drift,
                          r.steps.empty() ? 0.0 : r.steps.back().drift, final_ke, r.lost, r.non_finite,
-                         double(r.reuse_tolerance));
+                         double(r.reuse_tolerance), 1 + r.repeats.size());
             if (r.scene == "ccd")
                 std::fprintf(f,
                              ", \"ccd\": %s, \"shots\": %d, \"tunnelled\": %d, \"ccd_ms\": %.6f, \"sweeps\": %.2f, "

@@ -547,19 +547,41 @@ double mean(const std::vector<double> &v)
 
 } // namespace
 
+namespace {
+
+// The median of a run's own median of a time and its repeats'.
+template <class F, class G> double over_runs(const SceneRun &r, F field, G repeated)
+{
+    std::vector<double> v{median(over_steps(r.steps, field))};
+    for (const RunTimes &t : r.repeats) v.push_back(repeated(t));
+    return median(v);
+}
+
+} // namespace
+
 double SceneRun::median_narrowphase_ms() const
 {
-    return median(over_steps(steps, [](const StepRecord &s) { return s.narrowphase_ms; }));
+    return over_runs(*this, [](const StepRecord &s) { return s.narrowphase_ms; },
+                     [](const RunTimes &t) { return t.narrowphase_ms; });
 }
 
 double SceneRun::median_step_ms() const
 {
-    return median(over_steps(steps, [](const StepRecord &s) { return s.step_ms; }));
+    return over_runs(*this, [](const StepRecord &s) { return s.step_ms; }, [](const RunTimes &t) { return t.step_ms; });
 }
 
 double SceneRun::median_ccd_ms() const
 {
-    return median(over_steps(steps, [](const StepRecord &s) { return s.ccd_ms; }));
+    return over_runs(*this, [](const StepRecord &s) { return s.ccd_ms; }, [](const RunTimes &t) { return t.ccd_ms; });
+}
+
+bool SceneRun::add_repeat(const SceneRun &again)
+{
+    if (again.steps.size() != steps.size() || again.mean_contacts() != mean_contacts() ||
+        again.max_drift != max_drift || again.lost != lost || again.tunnelled != tunnelled)
+        return false;
+    repeats.push_back(RunTimes{again.median_narrowphase_ms(), again.median_step_ms(), again.median_ccd_ms()});
+    return true;
 }
 
 double SceneRun::mean_contacts() const

@@ -44,6 +44,11 @@ struct StepRecord {
     int casts;             // mink_cast calls (mink runs)
 };
 
+// A run's medians over its steps (SceneRun::add_repeat).
+struct RunTimes {
+    double narrowphase_ms, step_ms, ccd_ms;
+};
+
 struct SceneRun {
     std::string scene;
     Narrowphase narrowphase = Narrowphase::bullet;
@@ -62,15 +67,22 @@ struct SceneRun {
     // of body each came from (0 ground, 1 box, 2 hull, 3 capsule, 4 sphere)
     std::vector<float> wire;
     std::vector<int> wire_kind;
+    // the same world run again (the same trajectory): its medians, the
+    // times below then being the median over this run and those
+    std::vector<RunTimes> repeats;
 
     // Medians and means over the steps, or, when some step had a fast
-    // sphere (scene "ccd"), over those steps only.
+    // sphere (scene "ccd"), over those steps only; the times with repeats
+    // the median of each run's.
     double median_narrowphase_ms() const;
     double median_step_ms() const;
     double median_ccd_ms() const;
     double mean_contacts() const;
     double mean_swept() const;
     double mean_casts() const;
+    // Keeps another run of the same world's times; false (nothing kept)
+    // when it did not follow the same trajectory.
+    bool add_repeat(const SceneRun &again);
     // the narrowphase's name, "-reuse" for a mink run reusing answers and
     // "-noccd" for a "ccd" run with CCD off
     std::string label() const;
