@@ -62,7 +62,7 @@ void mink_bullet_forget_shape(const btCollisionShape *shape);
 // metre-sized body). 0 (the default): every frame calls mink_manifold.
 // Measured on the scenes of mink-bullet-scenes (the "mink-reuse" rows): at
 // 1e-3, 90 % of the pyramid's pair-frames and 96 % of the stack's are
-// reused, and their narrowphase time falls 4.6x and 5.8x, with answers
+// reused, and their narrowphase time falls 4.5x and about 6x, with answers
 // that much coarser; the pile (10 %) hardly changes.
 void mink_bullet_set_reuse_tolerance(float relative);
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Pictures of mink-bullet-scenes' output (gnuplot): for each scene, its
 # final state with Bullet's narrowphase and with mink's side by side
-# (<scene>.png; the scene "ccd" also with Bullet's CCD off, on the left),
+# (<scene>.png; the scene "ccd" also with Bullet's CCD off, on the left;
+# the others also with mink reusing answers, on the right, when it ran),
 # and one chart of every scene over time (scenes-time.png: the tracked top
 # box's drift for the stacks, the kinetic energy of the pile, the spheres
 # that went through the planks so far for "ccd"), every run on each panel.
@@ -26,6 +27,9 @@ for s in "${scenes[@]}"; do
   if [ -f "$dir/$s-bullet-noccd.wire" ]; then
     runs="bullet-noccd bullet mink"
     titles="\"Bullet, CCD off\" \"Bullet and its CCD\" \"mink and its CCD\""
+  elif [ -f "$dir/$s-mink-reuse.wire" ]; then
+    runs="bullet mink mink-reuse"
+    titles="\"Bullet's narrowphase\" \"mink's narrowphase\" \"mink, reusing answers\""
   fi
   n=$(echo $runs | wc -w)
   gnuplot <<GP
