@@ -73,7 +73,7 @@ static uint32_t clip_result(clip_point *poly, const clip_point *in, uint32_t n)
  * by both is placed along the corner's bisector within only rounding /
  * sine (a sliver facet of a needle, 1e-5 rad across: 0.3 mm past its tip). */
 #define CLIP_SHARP_SIN (1.0f / 16.0f)
-_Static_assert(CLIP_MAX_POLYGON <= 64, "a side per bit of clip_polygon's cut");
+_Static_assert(CLIP_MAX_POLYGON <= 64, "a side per bit of mink_clip_polygon's cut");
 
 /* The clipped points pulled back behind the reference face's sharp
  * corners: a convex face lies behind each corner along the corner's
@@ -102,8 +102,8 @@ static void clip_sharp_corners(clip_point *poly, uint32_t n, const v3 *ref, uint
     }
 }
 
-uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_t *ref_ids, uint32_t nref,
-                      v3 normal, clip_point *scratch)
+uint32_t mink_clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_t *ref_ids, uint32_t nref,
+                           v3 normal, clip_point *scratch)
 {
     clip_point *in = poly, *out = scratch;
     /* a side of no length (a face of a box flat along an axis) bounds the
@@ -133,7 +133,7 @@ uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_
     return n;
 }
 
-/* One side of a box face for clip_box_quad, given each point's distance
+/* One side of a box face for mink_clip_box_quad, given each point's distance
  * beyond it (dist): keeps the points with dist <= 0. */
 static uint32_t clip_quad_side(const quad_point *in, const float *dist, uint32_t n, uint32_t side, quad_point *out)
 {
@@ -155,8 +155,8 @@ static uint32_t clip_quad_side(const quad_point *in, const float *dist, uint32_t
     return k;
 }
 
-uint32_t clip_box_quad(quad_point *poly, uint32_t n, const float *half, uint32_t axis, const uint8_t *ref_ids,
-                       v3 anchor, quad_point *scratch)
+uint32_t mink_clip_box_quad(quad_point *poly, uint32_t n, const float *half, uint32_t axis, const uint8_t *ref_ids,
+                            v3 anchor, quad_point *scratch)
 {
     const float at[3] = {anchor.x, anchor.y, anchor.z};
     static const float toward[2] = {-1.0f, 1.0f};
@@ -192,18 +192,18 @@ static inline float area2(const float *u, const float *v, uint32_t a, uint32_t b
     return (u[b] - u[a]) * (v[c] - v[a]) - (v[b] - v[a]) * (u[c] - u[a]);
 }
 
-uint32_t reduce_points(const clip_point *pts, const float *sep, uint32_t n, v3 normal, uint32_t pick[4])
+uint32_t mink_reduce_points(const clip_point *pts, const float *sep, uint32_t n, v3 normal, uint32_t pick[4])
 {
-    if (n <= 4) return reduce_plane(NULL, NULL, sep, n, pick);
+    if (n <= 4) return mink_reduce_plane(NULL, NULL, sep, n, pick);
     /* the points in the contact plane: coordinates along two tangents */
     const v3 helper = fabsf(normal.x) < 0.57f ? v3_make(1, 0, 0) : v3_make(0, 1, 0);
     const v3 t1 = v3_cross(normal, helper), t2 = v3_cross(normal, t1);
     float u[CLIP_MAX_POINTS], v[CLIP_MAX_POINTS];
     for (uint32_t i = 0; i < n; ++i) u[i] = v3_dot(t1, pts[i].p), v[i] = v3_dot(t2, pts[i].p);
-    return reduce_plane(u, v, sep, n, pick);
+    return mink_reduce_plane(u, v, sep, n, pick);
 }
 
-uint32_t reduce_plane(const float *u, const float *v, const float *sep, uint32_t n, uint32_t pick[4])
+uint32_t mink_reduce_plane(const float *u, const float *v, const float *sep, uint32_t n, uint32_t pick[4])
 {
     if (n <= 4) {
         for (uint32_t i = 0; i < n; ++i) pick[i] = i;

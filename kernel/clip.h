@@ -48,11 +48,11 @@ static inline uint32_t clip_edge_key(uint32_t kind, uint32_t u, uint32_t v)
  * projection along the normal lies in the reference polygon. A point made
  * by a crossing gets the key of the crossing edges. Returns the new count;
  * poly must hold CLIP_MAX_POINTS, scratch as many. */
-uint32_t clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_t *ref_ids, uint32_t nref,
-                      v3 normal, clip_point *scratch);
+uint32_t mink_clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const uint32_t *ref_ids, uint32_t nref,
+                           v3 normal, clip_point *scratch);
 
 /* A point of a box's incident face being clipped by another box's face
- * (clip_box_quad): where it came from, so that only the points kept get
+ * (mink_clip_box_quad): where it came from, so that only the points kept get
  * their keys hashed. */
 typedef struct quad_point {
     v3 p;
@@ -70,16 +70,16 @@ typedef struct quad_point {
  * that axis) counter-clockwise in ref_ids; its sides are the planes
  * +-x_k = half[k], so no plane is computed. Returns the new count; poly
  * and scratch hold QUAD_MAX_POINTS. */
-uint32_t clip_box_quad(quad_point *poly, uint32_t n, const float *half, uint32_t axis, const uint8_t *ref_ids,
-                       v3 anchor, quad_point *scratch);
+uint32_t mink_clip_box_quad(quad_point *poly, uint32_t n, const float *half, uint32_t axis, const uint8_t *ref_ids,
+                            v3 anchor, quad_point *scratch);
 
 /* Chooses up to four of n points (separations sep, projected along
  * `normal`): the deepest, the farthest from it, then the two that add the
  * most area. Writes their indices into pick; returns how many. */
-uint32_t reduce_points(const clip_point *pts, const float *sep, uint32_t n, v3 normal, uint32_t pick[4]);
+uint32_t mink_reduce_points(const clip_point *pts, const float *sep, uint32_t n, v3 normal, uint32_t pick[4]);
 
-/* reduce_points on points given by their coordinates (u[i], v[i]) in the
+/* mink_reduce_points on points given by their coordinates (u[i], v[i]) in the
  * contact plane (read only when n > 4). */
-uint32_t reduce_plane(const float *u, const float *v, const float *sep, uint32_t n, uint32_t pick[4]);
+uint32_t mink_reduce_plane(const float *u, const float *v, const float *sep, uint32_t n, uint32_t pick[4]);
 
 #endif

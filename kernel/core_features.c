@@ -5,14 +5,14 @@
 
 #include <string.h>
 
-uint32_t core_box_arc(uint32_t axis, uint32_t v0)
+uint32_t mink_core_box_arc(uint32_t axis, uint32_t v0)
 {
     for (uint32_t i = 0; i < 12; ++i)
         if (core_box_edge[i][0] == v0 && core_box_edge[i][1] == (v0 | 1u << axis)) return i;
     return 0;
 }
 
-int core_view_init(core_view *v, const mink_shape *s)
+int mink_core_view_init(core_view *v, const mink_shape *s)
 {
     memset(v, 0, sizeof *v);
     v->s = s;
@@ -52,7 +52,7 @@ int core_view_init(core_view *v, const mink_shape *s)
 
 
 
-uint32_t core_point_faces(const core_view *v, uint32_t id, uint32_t *faces, uint32_t cap)
+uint32_t mink_core_point_faces(const core_view *v, uint32_t id, uint32_t *faces, uint32_t cap)
 {
     if (v->kind != CORE_POLY) return 0;
     if (!v->t) {
@@ -67,13 +67,13 @@ uint32_t core_point_faces(const core_view *v, uint32_t id, uint32_t *faces, uint
     return n;
 }
 
-uint32_t core_arc_count(const core_view *v)
+uint32_t mink_core_arc_count(const core_view *v)
 {
     if (v->kind != CORE_POLY) return 0;
     return v->t ? v->t->arc_count : 12;
 }
 
-void core_arc(const core_view *v, uint32_t arc, v3 *n0, v3 *n1, v3 *e, v3 *o, uint32_t ids[2])
+void mink_core_arc(const core_view *v, uint32_t arc, v3 *n0, v3 *n1, v3 *e, v3 *o, uint32_t ids[2])
 {
     if (!v->t) {
         const uint8_t *k = core_box_edge[arc];
@@ -94,7 +94,7 @@ void core_arc(const core_view *v, uint32_t arc, v3 *n0, v3 *n1, v3 *e, v3 *o, ui
     ids[1] = hull_arc_point(t, 1)[arc];
 }
 
-void core_soa(const core_view *v, float *box_store, soa_points *points, soa_planes *planes, soa_arcs *arcs)
+void mink_core_soa(const core_view *v, float *box_store, soa_points *points, soa_planes *planes, soa_arcs *arcs)
 {
     const mink_shape *s = v->s;
     if (v->t) {
@@ -122,7 +122,7 @@ void core_soa(const core_view *v, float *box_store, soa_points *points, soa_plan
     for (uint32_t i = 0; i < 12; ++i) {
         v3 w[4];
         uint32_t ids[2];
-        core_arc(v, i, &w[0], &w[1], &w[2], &w[3], ids);
+        mink_core_arc(v, i, &w[0], &w[1], &w[2], &w[3], ids);
         for (unsigned k = 0; k < 4; ++k) {
             arc[(3 * k + 0) * P + i] = w[k].x;
             arc[(3 * k + 1) * P + i] = w[k].y;
@@ -139,8 +139,8 @@ void core_soa(const core_view *v, float *box_store, soa_points *points, soa_plan
 /* R v for the rows of R. */
 static v3 rotate(const v3 rows[3], v3 v) { return v3_make(v3_dot(rows[0], v), v3_dot(rows[1], v), v3_dot(rows[2], v)); }
 
-void core_soa_moved(const soa_points *p, const soa_planes *f, const soa_arcs *a, const v3 rows[3], v3 t, float *store,
-                    soa_points *po, soa_planes *fo, soa_arcs *ao)
+void mink_core_soa_moved(const soa_points *p, const soa_planes *f, const soa_arcs *a, const v3 rows[3], v3 t,
+                         float *store, soa_points *po, soa_planes *fo, soa_arcs *ao)
 {
     float *x = store, *y = x + p->padded, *z = y + p->padded;
     for (uint32_t i = 0; i < p->padded; ++i) {

@@ -28,7 +28,7 @@ typedef struct core_view {
 } core_view;
 
 /* The view of a valid shape; 0 when it is a hull without its topology. */
-int core_view_init(core_view *v, const mink_shape *s);
+int mink_core_view_init(core_view *v, const mink_shape *s);
 
 /* Faces and corners of a box: loops counter-clockwise about the outward
  * normal; each edge once, v0 -> v1 counter-clockwise in face f0. */
@@ -105,15 +105,15 @@ static inline uint32_t core_face_point(const core_view *v, uint32_t face, uint32
 }
 
 /* The faces around a point: up to `cap` into faces; returns how many. */
-uint32_t core_point_faces(const core_view *v, uint32_t id, uint32_t *faces, uint32_t cap);
+uint32_t mink_core_point_faces(const core_view *v, uint32_t id, uint32_t *faces, uint32_t cap);
 
 /* Gauss-map arcs (edges between two faces), as hull.h describes them. */
-uint32_t core_arc_count(const core_view *v);
+uint32_t mink_core_arc_count(const core_view *v);
 /* n0, n1, e = unit(n0 x n1), the edge's first point o; its end ids. */
-void core_arc(const core_view *v, uint32_t arc, v3 *n0, v3 *n1, v3 *e, v3 *o, uint32_t ids[2]);
+void mink_core_arc(const core_view *v, uint32_t arc, v3 *n0, v3 *n1, v3 *e, v3 *o, uint32_t ids[2]);
 
 /* A box's arc along `axis` from corner v0 (its axis bit clear). */
-uint32_t core_box_arc(uint32_t axis, uint32_t v0);
+uint32_t mink_core_box_arc(uint32_t axis, uint32_t v0);
 
 /* Structure-of-arrays copies for the separating-axis scans: points, face
  * planes and arcs, each array padded to a multiple of MINK_HULL_PAD (the
@@ -127,13 +127,13 @@ enum { BOX_SOA_FLOATS = 3 * MINK_HULL_PAD + 4 * MINK_HULL_PAD + 12 * MINK_HULL_P
 
 /* A poly core's arrays in its own frame: a hull's point in place, a box's
  * written into `box_store` (BOX_SOA_FLOATS floats, 64-byte aligned). */
-void core_soa(const core_view *v, float *box_store, soa_points *points, soa_planes *planes, soa_arcs *arcs);
+void mink_core_soa(const core_view *v, float *box_store, soa_points *points, soa_planes *planes, soa_arcs *arcs);
 
 /* Another core's arrays moved into this frame: q = R p + t for points,
  * R n and d + (R n).t for planes, R for the arcs' normals and directions
  * (rows of R given). Writes into `store` (64-byte aligned, at least
  * 3 pp + 4 pf + 12 pa floats with pp, pf, pa the padded counts). */
-void core_soa_moved(const soa_points *p, const soa_planes *f, const soa_arcs *a, const v3 rows[3], v3 t, float *store,
-                    soa_points *po, soa_planes *fo, soa_arcs *ao);
+void mink_core_soa_moved(const soa_points *p, const soa_planes *f, const soa_arcs *a, const v3 rows[3], v3 t,
+                         float *store, soa_points *po, soa_planes *fo, soa_arcs *ao);
 
 #endif

@@ -146,7 +146,7 @@ static void face_feature(const mctx *c, int of_b, uint32_t face, feature *f)
     f->support = id;
 }
 
-int sat_arcs_cross(v3 a0, v3 a1, v3 ea, v3 b0, v3 b1, v3 eb)
+int mink_sat_arcs_cross(v3 a0, v3 a1, v3 ea, v3 b0, v3 b1, v3 eb)
 {
     const double cba = -((double)b0.x * ea.x + (double)b0.y * ea.y + (double)b0.z * ea.z);
     const double dba = -((double)b1.x * ea.x + (double)b1.y * ea.y + (double)b1.z * ea.z);
@@ -163,10 +163,10 @@ static int edge_feature(const mctx *c, uint32_t ia, uint32_t ib, feature *f)
 {
     v3 an0, an1, ae, ao, bn0, bn1, be, bo;
     uint32_t aid[2], bid[2];
-    core_arc(&c->va, ia, &an0, &an1, &ae, &ao, aid);
-    core_arc(&c->vb, ib, &bn0, &bn1, &be, &bo, bid);
+    mink_core_arc(&c->va, ia, &an0, &an1, &ae, &ao, aid);
+    mink_core_arc(&c->vb, ib, &bn0, &bn1, &be, &bo, bid);
     bn0 = b_to_a_dir(c, bn0), bn1 = b_to_a_dir(c, bn1), be = b_to_a_dir(c, be);
-    if (!sat_arcs_cross(an0, an1, ae, bn0, bn1, be)) return 0;
+    if (!mink_sat_arcs_cross(an0, an1, ae, bn0, bn1, be)) return 0;
     const v3 p0 = core_point(&c->va, aid[0]), p1 = core_point(&c->va, aid[1]);
     const v3 q0 = view_point(c, 1, bid[0]), q1 = view_point(c, 1, bid[1]);
     const double da[3] = {(double)p1.x - p0.x, (double)p1.y - p0.y, (double)p1.z - p0.z};
@@ -271,8 +271,8 @@ static core_contact edge_contact(const mctx *c, feature *f, int *inside)
 {
     v3 n0, n1, e, o;
     uint32_t aid[2], bid[2];
-    core_arc(&c->va, f->i, &n0, &n1, &e, &o, aid);
-    core_arc(&c->vb, f->j, &n0, &n1, &e, &o, bid);
+    mink_core_arc(&c->va, f->i, &n0, &n1, &e, &o, aid);
+    mink_core_arc(&c->vb, f->j, &n0, &n1, &e, &o, bid);
     const uint32_t key = clip_key(9, clip_edge_key(0, aid[0], aid[1]), clip_edge_key(1, bid[0], bid[1]), 0);
     const v3 p0 = core_point(&c->va, aid[0]), p1 = core_point(&c->va, aid[1]);
     const v3 q0 = view_point(c, 1, bid[0]), q1 = view_point(c, 1, bid[1]);
@@ -380,7 +380,7 @@ static uint32_t face_at_point(const mctx *c, int of_b, uint32_t id, v3 dir)
     const core_view *v = of_b ? &c->vb : &c->va;
     const v3 local = of_b ? a_to_b_dir(c, dir) : dir;
     uint32_t faces[64];
-    const uint32_t n = core_point_faces(v, id, faces, 64);
+    const uint32_t n = mink_core_point_faces(v, id, faces, 64);
     uint32_t best = UINT32_MAX;
     float best_dot = -INFINITY;
     for (uint32_t k = 0; k < n; ++k) {
@@ -584,7 +584,7 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
         }
     }
     uint32_t pick[4];
-    const uint32_t count = reduce_points(poly, sep, kept, n_ref, pick);
+    const uint32_t count = mink_reduce_points(poly, sep, kept, n_ref, pick);
     const float r_ref = ref_b ? c->rb : c->ra;
     for (uint32_t i = 0; i < count; ++i) {
         const clip_point *p = &poly[pick[i]];
@@ -602,7 +602,7 @@ static uint32_t patch_contacts(const mctx *c, const feature *f, clip_point *poly
 
 /* Two boxes: the incident face found and placed in the reference box's
  * frame directly (the reference face then needs no moving, and its side
- * planes are its own axes). The same points as clip_polygon and
+ * planes are its own axes). The same points as mink_clip_polygon and
  * patch_contacts give, for less: the sides, separations and distances
  * along the face are single coordinates, and only the points kept get
  * their keys. */
@@ -649,7 +649,7 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
         poly[m].edge = (uint8_t)m;
     }
     const uint8_t *ref_ids = core_box_loop[f->i];
-    const uint32_t n = clip_box_quad(poly, 4, href, k, ref_ids, anchor, scratch);
+    const uint32_t n = mink_clip_box_quad(poly, 4, href, k, ref_ids, anchor, scratch);
 
     /* patch_contacts, with n_ref the axis: the face at up * x_k = face_at
      * about the anchor */
@@ -687,7 +687,7 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
         /* the face's own coordinates are the contact plane's */
         float cu[QUAD_MAX_POINTS], cw[QUAD_MAX_POINTS];
         for (uint32_t i = 0; i < kept; ++i) cu[i] = (&poly[i].p.x)[u], cw[i] = (&poly[i].p.x)[w];
-        count = reduce_plane(cu, cw, sep, kept, pick);
+        count = mink_reduce_plane(cu, cw, sep, kept, pick);
     }
     const float r_ref = ref_b ? c->rb : c->ra;
     for (uint32_t i = 0; i < count; ++i) {
@@ -700,7 +700,7 @@ static uint32_t box_face_contacts(const mctx *c, const feature *f, core_contact 
         out[i].pa = ref_b ? on_inc : on_ref;
         out[i].pb = ref_b ? on_ref : on_inc;
         out[i].sep = s - r_ref - r_inc;
-        /* the keys clip_polygon would give: a corner's, or the crossing of an
+        /* the keys mink_clip_polygon would give: a corner's, or the crossing of an
          * edge (the quad's or a side of the face) with a side */
         uint32_t key;
         if (p->from < 4) {
@@ -743,7 +743,7 @@ static uint32_t face_contacts(const mctx *c, const feature *f, core_contact out[
         for (uint32_t i = 0; i < nr; ++i) ref[i] = v3_sub(ref[i], anchor);
     clip_point poly[CLIP_MAX_POINTS], scratch[CLIP_MAX_POINTS];
     uint32_t n = incident_polygon(c, !ref_b, f->support, ref_b ? v3_neg(f->n) : f->n, ref_b, own, poly);
-    n = clip_polygon(poly, n, ref, ref_ids, nr, n_ref, scratch);
+    n = mink_clip_polygon(poly, n, ref, ref_ids, nr, n_ref, scratch);
     return patch_contacts(c, f, poly, n, n_ref, d_ref, ref_b, own, anchor, out, deepest, sure);
 }
 
@@ -773,7 +773,7 @@ static uint32_t supporting_feature(const mctx *c, int of_b, v3 d, uint32_t id)
          * normals, so every edge from the point is one face's next, and
          * once) */
         uint32_t faces[64];
-        const uint32_t nf = core_point_faces(v, id, faces, 64);
+        const uint32_t nf = mink_core_point_faces(v, id, faces, 64);
         for (uint32_t k = 0; k < nf; ++k)
             if (v3_dot(core_face_normal(v, faces[k]), local) >= (1.0f - 5e-7f) * dlen) return clip_key(15, faces[k], 0, 0);
         for (uint32_t k = 0; k < nf; ++k) {
@@ -1405,7 +1405,7 @@ static int box_box_sat(const mctx *c, feature *best, float *runner_up)
             if (t != i && ua[t] > 0.0f) va |= 1u << t;
             if (t != j && ubl[t] < 0.0f) vb |= 1u << t;
         }
-        const uint32_t arc_a = core_box_arc(i, va), arc_b = core_box_arc(j, vb);
+        const uint32_t arc_a = mink_core_box_arc(i, va), arc_b = mink_core_box_arc(j, vb);
         const float len = v3_len(u);
         feature g;
         if (len >= SAT_NEAR_PARALLEL_SIN) {
@@ -1444,8 +1444,8 @@ static int full_sat(const mctx *c, feature *best, float *runner_up)
     soa_points pa, pb, pb0;
     soa_planes fa, fb, fb0;
     soa_arcs aa, ab, ab0;
-    core_soa(&c->va, box_a, &pa, &fa, &aa);
-    core_soa(&c->vb, box_b, &pb0, &fb0, &ab0);
+    mink_core_soa(&c->va, box_a, &pa, &fa, &aa);
+    mink_core_soa(&c->vb, box_b, &pb0, &fb0, &ab0);
     c->k->move(&pb0, &fb0, &ab0, c->rot.r, c->pos, moved, &pb, &fb, &ab);
 
     /* an axis that separates by more than the margin ends the test: no
@@ -1641,7 +1641,7 @@ static int cached_feature(const mctx *c, const feature_state *fs, feature *f)
         face_feature(c, 1, fs->ia, f);
         return 1;
     case CACHE_FEATURE_EDGES: {
-        if (fs->ia >= core_arc_count(&c->va) || fs->ib >= core_arc_count(&c->vb)) return 0;
+        if (fs->ia >= mink_core_arc_count(&c->va) || fs->ib >= mink_core_arc_count(&c->vb)) return 0;
         if (!edge_feature(c, fs->ia, fs->ib, f)) return 0;
         /* the edges' value must be the supports' (it is not once the pair
          * slid off each other's Gauss arcs in a way the test misses) */
@@ -1720,7 +1720,7 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
     if (!out) return MINK_ERR_INVALID;
     mctx c;
     if (mink_check_query(a, pa, b, pb, &c.pa, &c.pb) != 0 || !(margin >= 0.0f && margin <= MINK_MAX_MAGNITUDE) ||
-        !core_view_init(&c.va, a) || !core_view_init(&c.vb, b))
+        !mink_core_view_init(&c.va, a) || !mink_core_view_init(&c.vb, b))
         return invalid(out);
     memset(out, 0, sizeof *out);
     /* bounding spheres (every core point lies within its shape's extent of

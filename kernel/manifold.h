@@ -71,7 +71,7 @@ typedef struct manifold_kernel {
      * than `stop` (then best is that pair, second is incomplete). */
     void (*edge_scan)(const soa_arcs *a, const soa_arcs *b, float stop, sat_edge_scan *out);
     box_sat_fn box_sat;
-    /* core_soa_moved (core_features.h), the kernel's way */
+    /* mink_core_soa_moved (core_features.h), the kernel's way */
     void (*move)(const soa_points *p, const soa_planes *f, const soa_arcs *a, const v3 rows[3], v3 t, float *store,
                  soa_points *po, soa_planes *fo, soa_arcs *ao);
 } manifold_kernel;
@@ -87,6 +87,6 @@ mink_status mink_manifold_run(const manifold_kernel *k, const mink_shape *a, con
  * the Minkowski difference. In double; the kernels' scans test the same
  * signs in float:
  *   (-b0.ea)(-b1.ea) < 0,  (a0.eb)(a1.eb) < 0,  (-b0.ea)(a1.eb) > 0. */
-int sat_arcs_cross(v3 a0, v3 a1, v3 ea, v3 b0, v3 b1, v3 eb);
+int mink_sat_arcs_cross(v3 a0, v3 a1, v3 ea, v3 b0, v3 b1, v3 eb);
 
 #endif

@@ -49,7 +49,7 @@ static void face_scan_simd(const soa_planes *planes, const soa_points *points, s
 }
 
 /* One arc of B (broadcast) against A's arcs in lanes: the Gauss-map test
- * of sat_arcs_cross in float, then the axis unit(ea x eb) turned outward
+ * of mink_sat_arcs_cross in float, then the axis unit(ea x eb) turned outward
  * from A and the separation along it. */
 static void edge_scan_simd(const soa_arcs *a, const soa_arcs *b, float stop, sat_edge_scan *out)
 {
@@ -161,7 +161,7 @@ static void rotate_lanes(const float *const in[3], float *const out[3], uint32_t
     }
 }
 
-/* core_soa_moved in lanes. The arcs' padding stays zero: their first
+/* mink_core_soa_moved in lanes. The arcs' padding stays zero: their first
  * point is moved without the offset there (zeros rotate to zeros). */
 static void move_simd(const soa_points *p, const soa_planes *f, const soa_arcs *a, const v3 rows[3], v3 t, float *store,
                       soa_points *po, soa_planes *fo, soa_arcs *ao)

@@ -105,7 +105,7 @@ uint32_t mink_box_sat_scalar(const float ha[3], const float hb[3], const v3 rot[
 }
 
 static const manifold_kernel ref_kernel = {support_ref, mink_ref_penetration, face_scan_ref, edge_scan_ref,
-                                           mink_box_sat_scalar, core_soa_moved};
+                                           mink_box_sat_scalar, mink_core_soa_moved};
 
 mink_status mink_ref_manifold(const mink_shape *a, const mink_pose *pa, const mink_shape *b, const mink_pose *pb,
                               float margin, mink_cache *cache, struct mink_manifold *out)
