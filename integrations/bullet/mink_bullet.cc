@@ -449,7 +449,8 @@ void MinkManifoldAlgorithm::processCollision(const btCollisionObjectWrapper *w0,
 // (r: the point's distance from B's origin, dR: the relative turn).
 // The manifold's points are then moved in place, as Bullet's
 // refreshContactPoints moves its own: each from its local points, along
-// the normal turned with A; their impulses, keys and materials stay.
+// the normal turned with A; their impulses and keys stay, the materials
+// are combined afresh.
 bool MinkManifoldAlgorithm::reuse(const btCollisionObjectWrapper *wa, const btCollisionObjectWrapper *wb)
 {
     // (a manifold changed behind our back is answered afresh)
