@@ -3,6 +3,7 @@
  * patch to four points. */
 #include "clip.h"
 
+#include <float.h>
 #include <math.h>
 
 /* One side plane, given each point's distance beyond it (dist): keeps
@@ -73,6 +74,9 @@ static uint32_t clip_result(clip_point *poly, const clip_point *in, uint32_t n)
  * by both is placed along the corner's bisector within only rounding /
  * sine (a sliver facet of a needle, 1e-5 rad across: 0.3 mm past its tip). */
 #define CLIP_SHARP_SIN (1.0f / 16.0f)
+/* A reference face whose corners lie within this many float roundings of
+ * its coordinates from their centre is a point (mink_clip_polygon). */
+#define CLIP_POINT_FACE_REL 16.0f
 _Static_assert(CLIP_MAX_POLYGON <= 64, "a side per bit of mink_clip_polygon's cut");
 
 /* The clipped points pulled back behind the reference face's sharp
@@ -112,10 +116,19 @@ uint32_t mink_clip_polygon(clip_point *poly, uint32_t n, const v3 *ref, const ui
     float size2 = 0.0f;
     for (uint32_t j = 0; j < nref; ++j) centre = v3_add(centre, ref[j]);
     centre = v3_scale(centre, 1.0f / (float)(nref ? nref : 1));
+    float far2 = 0.0f;
     for (uint32_t j = 0; j < nref; ++j) {
-        const float d2 = v3_len2(v3_sub(ref[j], centre));
+        const float d2 = v3_len2(v3_sub(ref[j], centre)), r2 = v3_len2(ref[j]);
         size2 = d2 > size2 ? d2 : size2; /* (fmaxf: a call here) */
+        far2 = r2 > far2 ? r2 : far2;
     }
+    /* a face of no extent beyond its coordinates' rounding (the end of a
+     * box flat along two axes, a segment: its corners one point once moved
+     * about the anchor) has no side to bound anything by, and no point can
+     * be shown over it: nothing is kept, and GJK/EPA answer (a triangle's
+     * corner 0.27 m beside such an end was kept at the end's separation,
+     * 0.06 deeper than the pair's depth; fuzz_queries seed 20261135) */
+    if (!(size2 > CLIP_POINT_FACE_REL * CLIP_POINT_FACE_REL * FLT_EPSILON * FLT_EPSILON * far2)) return 0;
     uint64_t cut = 0; /* the sides that cut something off */
     for (uint32_t j = 0; j < nref && n > 0; ++j) {
         const uint32_t j1 = j + 1 < nref ? j + 1 : 0;
