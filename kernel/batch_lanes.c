@@ -758,11 +758,7 @@ static void box_solve(box_lanes *o, box_answer *ans)
             const vw3 dp = w3_sub(pn, p), dq = w3_sub(qn, q);
             const vw step = vw_max(vw_mul(vw_splat(LANE_STEP_REL), d), vw_mul(vw_splat(LANE_STEP_FLOOR_REL), o->near));
             const vwm fixed = vw_cmpge(vw_mul(step, step), vw_add(w3_dot(dp, dp), w3_dot(dq, dq)));
-            /* nor closer than MINK_DOUBLE_NEAR_REL S, where the per-pair
-             * query answers in double: float's rounding of c (1e-7 S) tilts
-             * q - p by that over the distance (3-8 mrad seen: a 0.4 mm
-             * capsule 9e-5 from a 2 m box) */
-            const vwm by_gap = vw_and(vw_and(fixed, vw_cmpge(d, o->near)), vw_cmpge(tol_cert, vw_sub(d, gap)));
+            const vwm by_gap = vw_and(fixed, vw_cmpge(tol_cert, vw_sub(d, gap)));
             /* or the best axis bounds it (parallel closest features: faces,
              * edge on face, where alternation crawls and v stays tilted),
              * and v is that axis up to LANE_INSIDE_REL, and within
@@ -774,17 +770,19 @@ static void box_solve(box_lanes *o, box_answer *ans)
             const vw along = w3_dot(v, o->n);
             const vw3 perp = w3_madd(o->n, w_neg(along), v);
             const vw tilt = vw_min(tol_in, vw_mul(vw_splat(LANE_AXIS_SIN), d));
-            /* (not closer than MINK_DOUBLE_NEAR_REL S either: there v's
-             * rounding can make another axis look like the normal, a
-             * capsule's side 2.5 mrad from its normal 1.7 mm from a 905 m
-             * slab's edge, 316 m out; scene seed 1004. Those lanes are the
-             * per-pair query's, which answers them in double.) */
+            const vwm by_axis = vw_and(vw_cmpge(tol_cert, vw_sub(d, o->best)), vw_cmpge(vw_mul(tilt, tilt), w3_dot(perp, perp)));
+            /* Neither closer than MINK_DOUBLE_NEAR_REL S, where the per-pair
+             * query answers in double: float's rounding of c (1e-7 S) tilts
+             * q - p by that over the distance (3-8 mrad seen: a 0.4 mm
+             * capsule 9e-5 from a 2 m box), and can line it up with an axis
+             * that is not the normal (a capsule's side 2.5 mrad from its
+             * normal, 1.7 mm from a 905 m slab's edge 316 m out; scene seed
+             * 1004). Those lanes are the per-pair query's. */
             const vwm far = vw_cmpge(d, o->near);
-            const vwm by_axis = vw_and(far, vw_and(vw_cmpge(tol_cert, vw_sub(d, o->best)),
-                                                   vw_cmpge(vw_mul(tilt, tilt), w3_dot(perp, perp))));
-            on_axis = vw_or(on_axis, vw_and(active, vw_andnot(vw_andnot(by_axis, by_gap), touch)));
-            near = vw_or(near, vw_andnot(active, vw_or(touch, far)));
-            active = vw_andnot(active, vw_or(vw_or(touch, w_not(far)), vw_or(by_gap, by_axis)));
+            const vwm open = vw_andnot(vw_and(active, far), touch);
+            on_axis = vw_or(on_axis, vw_and(open, vw_andnot(by_axis, by_gap)));
+            near = vw_or(near, vw_andnot(vw_andnot(active, touch), far));
+            active = vw_and(open, w_not(vw_or(by_gap, by_axis)));
             if (vw_none(active) || round == LANE_MAX_ROUNDS) break;
             p = w3_select(active, pn, p);
             q = w3_select(active, qn, q);

@@ -79,12 +79,6 @@ bool write_wire(const std::string &path, const SceneRun &r)
     return std::fclose(f) == 0;
 }
 
-SceneOptions without_wireframe(SceneOptions o)
-{
-    o.keep_wireframe = false;
-    return o;
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -104,6 +98,15 @@ int main(int argc, char **argv)
             ++i;
             return true;
         };
+        auto tolerance = [&](float &dst) { // relative, in [0, 1)
+            if (!v) return false;
+            char *end = nullptr;
+            const float t = std::strtof(v, &end);
+            if (*end || !(t >= 0 && t < 1)) return false;
+            dst = t;
+            ++i;
+            return true;
+        };
         if (a == "--scene" && v) scene = v, ++i;
         else if (a == "--narrowphase" && v) which = v, ++i;
         else if (a == "--out" && v) out = v, ++i;
@@ -113,19 +116,9 @@ int main(int argc, char **argv)
         else if (a == "--height") { if (!number(opt.stack_height)) return usage(); }
         else if (a == "--spheres") { if (!number(opt.ccd_spheres)) return usage(); }
         else if (a == "--repeat") { if (!number(repeat) || repeat > 99) return usage(); }
-        else if (a == "--reuse-tolerance" && v) {
-            char *end = nullptr;
-            const float t = std::strtof(v, &end);
-            if (*end || !(t >= 0 && t < 1)) return usage();
-            opt.reuse_tolerance = t;
-            ++i;
-        } else if (a == "--reuse-row" && v) {
-            char *end = nullptr;
-            const float t = std::strtof(v, &end);
-            if (*end || !(t >= 0 && t < 1)) return usage();
-            opt.reuse_row = t;
-            ++i;
-        } else if (a == "--seed") {
+        else if (a == "--reuse-tolerance") { if (!tolerance(opt.reuse_tolerance)) return usage(); }
+        else if (a == "--reuse-row") { if (!tolerance(opt.reuse_row)) return usage(); }
+        else if (a == "--seed") {
             int s = 0;
             if (!number(s)) return usage();
             opt.seed = uint32_t(s);
@@ -165,9 +158,11 @@ int main(int argc, char **argv)
         const size_t first = runs.size();
         for (int rep = 0; rep < repeat; ++rep)
             for (size_t v = 0; v < variants.size(); ++v) {
+                SceneOptions o = variants[v].second;
+                o.keep_wireframe = o.keep_wireframe && rep == 0; // (the pictures: the first run's)
                 SceneRun r;
                 try {
-                    r = run_scene(s, variants[v].first, rep == 0 ? variants[v].second : without_wireframe(variants[v].second));
+                    r = run_scene(s, variants[v].first, o);
                 } catch (const std::exception &e) {
                     std::fprintf(stderr, "mink-bullet-scenes: %s\n", e.what());
                     return usage();

@@ -545,10 +545,6 @@ double mean(const std::vector<double> &v)
     return v.empty() ? 0 : sum / double(v.size());
 }
 
-} // namespace
-
-namespace {
-
 // The median of a run's own median of a time and its repeats'.
 template <class F, class G> double over_runs(const SceneRun &r, F field, G repeated)
 {
